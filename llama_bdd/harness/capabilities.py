@@ -1,0 +1,159 @@
+"""What a llama-server binary can do, read from its own ``--help`` and ``--version``.
+
+A flag the binary does not list is never passed to it (an unknown flag makes llama-server exit), and a
+scenario that needs one is skipped with the reason. The parse is cached per binary path + mtime + size,
+in memory and on disk, so each binary's ``--help`` runs once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import HarnessError
+
+# An option line starts at the left margin with a dash; its spec ends at the first run of 2+ spaces.
+_OPTION_LINE = re.compile(r"^(-[^\s].*?)(?:\s{2,}|$)")
+_FLAG = re.compile(r"^(--?[A-Za-z0-9][\w.-]*)")
+# "version: 0.6.0-dev (build 11434, commit abc)" today; "version: 4000 (abc)" in older builds
+_VERSION = (re.compile(r"version:.*\(build (\d+), commit ([^)]*)\)"), re.compile(r"version:\s*(\d+)\s*\(([^)]*)\)"))
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """The flags one llama-server binary accepts, grouped with their aliases, and its build number."""
+
+    flags: frozenset[str]
+    # every spelling of a flag -> the group's canonical (first long) spelling
+    canonical: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    build_number: int | None = None
+    build_commit: str | None = None
+
+    def supports(self, flag: str) -> bool:
+        return flag.split("=", 1)[0] in self.flags
+
+    def canonical_flag(self, flag: str) -> str:
+        """``-c`` -> ``--ctx-size``; a flag unknown to the binary is its own canonical name."""
+        name = flag.split("=", 1)[0]
+        return self.canonical.get(name, name)
+
+    def missing(self, flags: list[str]) -> list[str]:
+        return [flag for flag in flags if not self.supports(flag)]
+
+    @property
+    def version(self) -> str:
+        if self.build_number is None:
+            return "unknown build"
+        return f"b{self.build_number}" + (f" ({self.build_commit})" if self.build_commit else "")
+
+    @classmethod
+    def from_help(cls, help_text: str, version_text: str = "") -> "Capabilities":
+        canonical: dict[str, str] = {}
+        for line in help_text.splitlines():
+            # "-c,    --ctx-size N" pads after the first comma; close that gap before finding the spec's end
+            match = _OPTION_LINE.match(re.sub(r",\s+", ", ", line))
+            if not match:
+                continue
+            spellings = []
+            for part in match.group(1).split(","):
+                flag = _FLAG.match(part.strip())
+                if flag:
+                    spellings.append(flag.group(1))
+            if not spellings:
+                continue
+            longs = [s for s in spellings if s.startswith("--")]
+            group_name = longs[0] if longs else spellings[0]
+            for spelling in spellings:
+                canonical.setdefault(spelling, group_name)
+        build_number = build_commit = None
+        version = next(filter(None, (pattern.search(version_text) for pattern in _VERSION)), None)
+        if version:
+            build_number, build_commit = int(version.group(1)), version.group(2).strip() or None
+        return cls(flags=frozenset(canonical), canonical=canonical,
+                   build_number=build_number, build_commit=build_commit)
+
+    def to_json(self) -> str:
+        return json.dumps({"canonical": self.canonical, "build_number": self.build_number,
+                           "build_commit": self.build_commit}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Capabilities":
+        data = json.loads(text)
+        return cls(flags=frozenset(data["canonical"]), canonical=data["canonical"],
+                   build_number=data["build_number"], build_commit=data["build_commit"])
+
+
+_MEMORY: dict[str, Capabilities] = {}
+
+
+def _binary_key(binary: Path) -> str:
+    info = binary.stat()
+    return hashlib.sha256(f"{binary.resolve()}:{info.st_mtime_ns}:{info.st_size}".encode()).hexdigest()[:24]
+
+
+def _run_for_text(binary: Path, flag: str) -> str:
+    try:
+        result = subprocess.run([str(binary), flag], capture_output=True, text=True, timeout=60,
+                                stdin=subprocess.DEVNULL, errors="replace")
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise HarnessError(f"Could not run '{binary} {flag}' to learn its capabilities: {error}") from error
+    return result.stdout + "\n" + result.stderr
+
+
+def capabilities_of(binary: Path, cache_dir: Path | None = None) -> Capabilities:
+    """Capabilities of ``binary``, parsed once per binary version (path + mtime + size)."""
+    key = _binary_key(binary)
+    if key in _MEMORY:
+        return _MEMORY[key]
+    cached = cache_dir / f"{key}.json" if cache_dir else None
+    if cached and cached.is_file():
+        capabilities = Capabilities.from_json(cached.read_text())
+    else:
+        help_text = _run_for_text(binary, "--help")
+        capabilities = Capabilities.from_help(help_text, _run_for_text(binary, "--version"))
+        if not capabilities.flags:
+            raise HarnessError(f"'{binary} --help' listed no options; is it a llama-server binary? "
+                               f"It printed: {help_text.strip()[-800:]}")
+        if cached:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            partial = cached.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(capabilities.to_json())
+            partial.replace(cached)
+    _MEMORY[key] = capabilities
+    return capabilities
+
+
+# Capability tags: ``@requires.<name>`` skips a scenario unless the binary lists every flag named here.
+REQUIREMENT_FLAGS: dict[str, tuple[str, ...]] = {
+    "api_key": ("--api-key",),
+    "cache_disk": ("--cache-disk", "--cache-disk-limit", "--cache-disk-write-through"),
+    "cache_ram": ("--cache-ram",),
+    "context_shift": ("--context-shift",),
+    "cors_origins": ("--cors-origins",),
+    "embeddings": ("--embedding",),
+    "metrics": ("--metrics",),
+    "mmproj": ("--mmproj",),
+    "pooling": ("--pooling",),
+    "rerank": ("--rerank",),
+    "slot_save": ("--slot-save-path",),
+    "slots_endpoint": ("--slots",),
+}
+
+
+def missing_requirement(capabilities: Capabilities | None, name: str) -> str | None:
+    """Why ``@requires.<name>`` is not met (None when it is)."""
+    if name not in REQUIREMENT_FLAGS:
+        known = ", ".join(sorted(REQUIREMENT_FLAGS))
+        raise HarnessError(f"Unknown capability tag @requires.{name}; known capabilities: {known}")
+    if capabilities is None:
+        return f"@requires.{name}: no llama-server binary to ask (set LLAMA_SERVER_BIN_PATH with an external server)"
+    absent = capabilities.missing(list(REQUIREMENT_FLAGS[name]))
+    if absent:
+        return (f"@requires.{name}: llama-server {capabilities.version} does not list "
+                f"{', '.join(absent)} in its --help")
+    return None

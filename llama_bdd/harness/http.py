@@ -1,0 +1,200 @@
+"""HTTP clients for the server under test, recording every exchange for failure reports.
+
+``HttpClient`` is synchronous (requests); ``BackgroundLoop`` runs aiohttp requests on an event loop in a
+thread of its own, so that concurrent requests keep running between behave steps. Both return
+``Exchange`` objects: the request (renderable as a ready-to-paste ``curl`` command, secrets masked) and
+what came back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+import threading
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Coroutine, Mapping
+
+import aiohttp
+import requests
+
+from .sse import SseEvent, parse_sse
+
+DEFAULT_TIMEOUT = 120.0
+SECRET_HEADERS = frozenset({"authorization", "x-api-key"})
+
+
+def redact_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    redacted = {}
+    for name, value in headers.items():
+        if name.lower() in SECRET_HEADERS:
+            scheme = value.split(" ", 1)[0] + " " if " " in value else ""
+            value = f"{scheme}***" if value else value
+        redacted[name] = value
+    return redacted
+
+
+@dataclass
+class Exchange:
+    """One HTTP request and what came back (``error`` is set when nothing came back)."""
+
+    method: str
+    url: str
+    request_headers: dict[str, str] = field(default_factory=dict)
+    request_body: bytes | None = None
+    status: int | None = None
+    response_headers: dict[str, str] = field(default_factory=dict)
+    response_text: str = ""
+    error: str | None = None
+    elapsed: float = 0.0
+    events: list[SseEvent] | None = None  # set for streamed (text/event-stream) responses
+
+    def header(self, name: str) -> str | None:
+        for key, value in self.response_headers.items():
+            if key.lower() == name.lower():
+                return value
+        return None
+
+    @property
+    def body(self) -> Any:
+        """The response parsed as JSON; an AssertionError naming the exchange when it is not JSON."""
+        try:
+            return json.loads(self.response_text)
+        except ValueError:
+            raise AssertionError(f"expected a JSON response body\n{self.describe()}") from None
+
+    def data_events(self) -> list[Any]:
+        """The JSON payloads of a stream's ``data:`` events, without the ``[DONE]`` terminator."""
+        return [json.loads(event.data) for event in self.events or [] if event.data != "[DONE]"]
+
+    def curl(self) -> str:
+        parts = ["curl", "-sS", "-X", self.method, self.url]
+        for name, value in redact_headers(self.request_headers).items():
+            parts += ["-H", f"{name}: {value}"]
+        if self.request_body is not None:
+            parts += ["--data-raw", self.request_body.decode("utf-8", errors="replace")]
+        return shlex.join(parts)
+
+    def describe(self, limit: int = 2000) -> str:
+        """Request as curl, then status, headers and (truncated) body of the response."""
+        lines = [f"request:  {_truncate(self.curl(), limit)}"]
+        if self.error:
+            lines.append(f"response: none ({self.error}) after {self.elapsed:.2f}s")
+            return "\n".join(lines)
+        lines.append(f"response: HTTP {self.status} after {self.elapsed:.2f}s")
+        for name, value in self.response_headers.items():
+            lines.append(f"  {name}: {value}")
+        lines.append(f"  body: {_truncate(self.response_text, limit)}")
+        return "\n".join(lines)
+
+
+def _truncate(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... [{len(text) - limit} more characters]"
+
+
+def _encode(json_body: Any, raw_body: bytes | str | None) -> bytes | None:
+    if raw_body is not None:
+        return raw_body.encode() if isinstance(raw_body, str) else raw_body
+    if json_body is not None:
+        return json.dumps(json_body).encode()
+    return None
+
+
+def _request_headers(headers: Mapping[str, str] | None, body: bytes | None) -> dict[str, str]:
+    merged = dict(headers or {})
+    if body is not None and not any(k.lower() == "content-type" for k in merged):
+        merged["Content-Type"] = "application/json"
+    return merged
+
+
+class HttpClient:
+    """Synchronous requests to one server; every exchange is kept in ``history``."""
+
+    def __init__(self, base_url: str, timeout: float = DEFAULT_TIMEOUT):
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.history: list[Exchange] = []
+        self._session = requests.Session()
+
+    def close(self) -> None:
+        self._session.close()
+
+    def request(self, method: str, path: str, json_body: Any = None, *, raw_body: bytes | str | None = None,
+                headers: Mapping[str, str] | None = None, params: Mapping[str, Any] | None = None,
+                timeout: float | None = None, record: bool = True) -> Exchange:
+        """Send one request; ``record=False`` keeps polling requests out of ``history``."""
+        body = _encode(json_body, raw_body)
+        headers = _request_headers(headers, body)
+        url = self.base_url + path
+        if params:
+            url = requests.Request(method, url, params=params).prepare().url
+        exchange = Exchange(method=method, url=url, request_headers=headers, request_body=body)
+        started = time.monotonic()
+        try:
+            response = self._session.request(method, url, data=body, headers=headers,
+                                             timeout=timeout or self.timeout, stream=True)
+            exchange.status = response.status_code
+            exchange.response_headers = dict(response.headers)
+            if "text/event-stream" in response.headers.get("Content-Type", ""):
+                chunks = [line.decode("utf-8", errors="replace") for line in response.iter_lines()]
+                exchange.response_text = "\n".join(chunks)
+                exchange.events = parse_sse(exchange.response_text)
+            else:
+                exchange.response_text = response.content.decode("utf-8", errors="replace")
+            response.close()
+        except requests.RequestException as error:
+            exchange.error = f"{type(error).__name__}: {error}"
+        exchange.elapsed = time.monotonic() - started
+        if record:
+            self.history.append(exchange)
+        return exchange
+
+    def get(self, path: str, **kwargs: Any) -> Exchange:
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, json_body: Any = None, **kwargs: Any) -> Exchange:
+        return self.request("POST", path, json_body, **kwargs)
+
+
+async def async_request(method: str, url: str, json_body: Any = None, *, headers: Mapping[str, str] | None = None,
+                        raw_body: bytes | str | None = None, timeout: float = DEFAULT_TIMEOUT) -> Exchange:
+    """One request through aiohttp; streamed responses are parsed into events as they arrive."""
+    body = _encode(json_body, raw_body)
+    headers = _request_headers(headers, body)
+    exchange = Exchange(method=method, url=url, request_headers=headers, request_body=body)
+    started = time.monotonic()
+    try:
+        client_timeout = aiohttp.ClientTimeout(total=timeout)
+        async with aiohttp.ClientSession(timeout=client_timeout) as session:
+            async with session.request(method, url, data=body, headers=headers) as response:
+                exchange.status = response.status
+                exchange.response_headers = dict(response.headers)
+                raw = await response.read()
+                exchange.response_text = raw.decode("utf-8", errors="replace")
+                if "text/event-stream" in response.headers.get("Content-Type", ""):
+                    exchange.events = parse_sse(exchange.response_text)
+    except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+        exchange.error = f"{type(error).__name__}: {error}"
+    exchange.elapsed = time.monotonic() - started
+    return exchange
+
+
+class BackgroundLoop:
+    """An asyncio event loop on a daemon thread: coroutines submitted here run while steps go on."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="llama-bdd-http", daemon=True)
+        self._thread.start()
+
+    def submit(self, coroutine: Coroutine[Any, Any, Any]) -> Future:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+
+    def close(self) -> None:
+        if self._loop.is_running():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=5)

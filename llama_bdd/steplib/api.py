@@ -1,0 +1,116 @@
+"""Plain HTTP steps: send any request, then check status, headers and JSON fields of the answer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .core import expect, expect_equal, state_of, step
+
+_MISSING = object()
+
+
+def json_value(text: str) -> Any:
+    """A step argument as JSON when it parses (``0``, ``true``, ``"x"``, ``[1]``), else the text itself."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def field_at(document: Any, path: str) -> Any:
+    """``error.type`` or ``choices.0.message`` inside a JSON document; ``_MISSING`` when absent."""
+    value = document
+    for part in path.split("."):
+        if isinstance(value, list) and part.lstrip("-").isdigit() and -len(value) <= int(part) < len(value):
+            value = value[int(part)]
+        elif isinstance(value, dict) and part in value:
+            value = value[part]
+        else:
+            return _MISSING
+    return value
+
+
+def last_exchange(context: Any):
+    state = state_of(context)
+    exchange = state.results.last
+    expect(exchange is not None, "no request was sent yet")
+    return exchange
+
+
+@step("a {method:w} request to {path} with JSON {body}")
+def step_request_with_json(context: Any, method: str, path: str, body: str) -> None:
+    """Send a request with a one-line JSON body (sent as is, so malformed JSON can be tested too).
+
+        When a POST request to /tokenize with JSON {"content": "hello"}
+    """
+    state = state_of(context)
+    state.results.last = state.client().request(method.upper(), path, raw_body=body,
+                                                headers=state.request.auth_headers())
+
+
+@step("a {method:w} request to {path} with:")
+def step_request_with_text(context: Any, method: str, path: str) -> None:
+    """Send a request whose body is the step's text block, as is.
+
+        When a POST request to /completion with:
+          \"\"\"
+          {"prompt": "Hello", "n_predict": 4}
+          \"\"\"
+    """
+    state = state_of(context)
+    state.results.last = state.client().request(method.upper(), path, raw_body=context.text,
+                                                headers=state.request.auth_headers())
+
+
+@step("a {method:w} request to {path}")
+def step_request(context: Any, method: str, path: str) -> None:
+    """Send a request without a body.
+
+        When a GET request to /health
+    """
+    state = state_of(context)
+    state.results.last = state.client().request(method.upper(), path, headers=state.request.auth_headers())
+
+
+@step("the response status is {status:d}")
+def step_response_status(context: Any, status: int) -> None:
+    """The last plain request was answered with this HTTP status.
+
+        Then the response status is 200
+    """
+    exchange = last_exchange(context)
+    expect_equal(exchange.status, status, "HTTP status", exchange)
+
+
+@step("the response header {name} is {value}")
+def step_response_header(context: Any, name: str, value: str) -> None:
+    """The last plain request's answer has this header with exactly this value.
+
+        Then the response header Content-Type is application/json; charset=utf-8
+    """
+    exchange = last_exchange(context)
+    expect_equal(exchange.header(name), value, f"header {name}", exchange)
+
+
+@step("the response JSON is {document}")
+def step_response_json_is(context: Any, document: str) -> None:
+    """The whole JSON answer equals this document.
+
+        Then the response JSON is {"status": "ok"}
+    """
+    exchange = last_exchange(context)
+    expect_equal(exchange.body, json.loads(document), "response JSON", exchange)
+
+
+@step("the response field {path} is {value}")
+def step_response_field(context: Any, path: str, value: str) -> None:
+    """A field of the JSON answer (dotted path, list indexes allowed) equals a JSON value or a string.
+
+        Then the response field error.type is invalid_request_error
+        Then the response field error.code is 400
+    """
+    exchange = last_exchange(context)
+    actual = field_at(exchange.body, path)
+    expect(actual is not _MISSING, f"the response has no field '{path}'", exchange)
+    expect_equal(actual, json_value(value), f"response field {path}", exchange)

@@ -1,0 +1,88 @@
+"""The step decorator of the library, and the failure report every failing step carries.
+
+``@step`` registers a behave step and wraps it: when the step fails, the error message gets the request
+that was sent (as curl), what came back, the server's command line and the tail of its log. So the
+console, the JUnit XML and the HTML report all say what happened, not only that something did.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+from behave import step as behave_step
+
+from llama_bdd.harness.errors import HarnessError
+from llama_bdd.harness.http import Exchange
+
+from .state import ScenarioState
+
+LOG_TAIL_LINES = 30
+_REQUEST_MARK = "request:  curl"
+
+
+def state_of(context: Any) -> ScenarioState:
+    state = getattr(context, "state", None)
+    if state is None:
+        raise AssertionError("No scenario state: steps of this library need its environment hooks "
+                             "(features/environment.py must wire llama_bdd.steplib.hooks).")
+    return state
+
+
+def failure_report(context: Any, message: str) -> str:
+    """``message`` followed by the last exchange, the server command and its log tail."""
+    state = getattr(context, "state", None)
+    if state is None:
+        return message
+    parts = [message]
+    exchanges = state.exchanges()
+    if exchanges and _REQUEST_MARK not in message:
+        parts.append("---- last HTTP exchange ----\n" + exchanges[-1].describe())
+    parts.extend(state.notes)
+    if state.server is not None:
+        parts.append("---- server ----\ncommand: " + state.server.command.render())
+        parts.append(state.server.describe_log(LOG_TAIL_LINES))
+    elif state.base_url:
+        parts.append(f"---- server ----\nexternal server at {state.base_url} (its log is not available)")
+    return "\n".join(parts)
+
+
+def step(*patterns: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a step under one or more patterns; failures carry the failure report."""
+
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(function)
+        def run(context: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return function(context, *args, **kwargs)
+            except AssertionError as error:
+                raise AssertionError(failure_report(context, str(error))) from None
+            except HarnessError as error:
+                raise AssertionError(failure_report(context, f"{type(error).__name__}: {error}")) from None
+
+        for pattern in patterns:
+            behave_step(pattern)(run)
+        return function
+
+    return decorate
+
+
+def expect_status(exchange: Exchange, *expected: int) -> Exchange:
+    """Fail, showing the whole exchange, unless the response status is one of ``expected``."""
+    if exchange.status not in expected:
+        wanted = " or ".join(str(code) for code in expected)
+        raise AssertionError(f"expected HTTP {wanted} from {exchange.method} {exchange.url}, "
+                             f"got {exchange.status or 'no response'}\n{exchange.describe()}")
+    return exchange
+
+
+def expect_equal(actual: Any, expected: Any, what: str, exchange: Exchange | None = None) -> None:
+    if actual != expected:
+        detail = f"\n{exchange.describe()}" if exchange is not None else ""
+        raise AssertionError(f"{what}: expected {expected!r}, got {actual!r}{detail}")
+
+
+def expect(condition: bool, message: str, exchange: Exchange | None = None) -> None:
+    if not condition:
+        detail = f"\n{exchange.describe()}" if exchange is not None else ""
+        raise AssertionError(f"{message}{detail}")

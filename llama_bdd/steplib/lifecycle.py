@@ -1,0 +1,110 @@
+"""Starting and stopping the scenario's server (or attaching to an external one), and skipping with a reason."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import requests
+
+from llama_bdd.harness.http import HttpClient
+from llama_bdd.harness.process import launch_server, plan_launch
+
+from .core import state_of
+from .suite import Suite
+
+SKIPPED: list[str] = []
+
+
+def skip_scenario(context: Any, reason: str) -> None:
+    """Skip the rest of the scenario, saying why on the console, in the reports and in the summary."""
+    scenario = context.scenario
+    SKIPPED.append(f"{scenario.feature.name} / {scenario.name}: {reason}")
+    print(f"SKIPPED: {reason}", file=sys.__stderr__, flush=True)
+    scenario.skip(reason)
+
+
+def suite_of(context: Any) -> Suite:
+    return context.suite
+
+
+def start_server(context: Any) -> bool:
+    """Start (or attach to) the server the scenario configured; False when the scenario was skipped."""
+    state = state_of(context)
+    suite = suite_of(context)
+    if state.server is not None and state.server.is_running():
+        raise AssertionError("A server is already running in this scenario; stop it before starting another.")
+    if suite.external_url:
+        return _attach_external(context)
+    config = state.config
+    if config.model_file is None:
+        config.model_file = suite.default_model
+    if suite.debug:
+        config.verbose = True
+    plan = plan_launch(suite.binary, config, suite.capabilities, suite.user_args, port=0)
+    if plan.unsupported:
+        skip_scenario(context, f"llama-server {suite.capabilities.version} at {suite.binary} does not support "
+                               f"{', '.join(plan.unsupported)} (not listed in its --help)")
+        return False
+    state.server_starts += 1
+    log_path = state.workdir / f"server-{state.server_starts}.log"
+    state.server = launch_server(suite.binary, config, suite.capabilities, suite.user_args, log_path,
+                                 timeout=suite.start_timeout)
+    _connect(state, state.server.base_url)
+    return True
+
+
+def _connect(state: Any, base_url: str) -> None:
+    if state.http is not None:
+        state.http.close()
+    history = state.http.history if state.http is not None else []
+    state.base_url = base_url
+    state.http = HttpClient(base_url)
+    state.http.history = history  # keep what the scenario sent before a restart
+
+
+def _attach_external(context: Any) -> bool:
+    state = state_of(context)
+    suite = suite_of(context)
+    unverifiable = external_mismatch(state.config, suite.external_url)
+    if unverifiable:
+        skip_scenario(context, f"external server {suite.external_url}: {unverifiable}")
+        return False
+    _connect(state, suite.external_url)
+    return True
+
+
+def external_mismatch(config: Any, base_url: str) -> str | None:
+    """Why an external server cannot stand in for ``config`` (None when it can)."""
+    try:
+        props = requests.get(f"{base_url}/props", timeout=10)
+        health = requests.get(f"{base_url}/health", timeout=10)
+    except requests.RequestException as error:
+        return f"not reachable ({type(error).__name__}: {error})"
+    if health.status_code != 200:
+        return f"not healthy (GET /health answered {health.status_code})"
+    if props.status_code != 200:
+        return f"GET /props answered {props.status_code}, so its configuration cannot be checked"
+    info = props.json()
+    if config.n_slots is not None and info.get("total_slots") != config.n_slots:
+        return f"the scenario needs {config.n_slots} slots, the server has {info.get('total_slots')}"
+    if config.metrics and requests.get(f"{base_url}/metrics", timeout=10).status_code != 200:
+        return "the scenario needs --metrics, the server does not expose /metrics"
+    unknowable = [name for name, wanted in (
+        ("--api-key", config.api_keys), ("--n-predict", config.n_predict is not None),
+        ("--embedding", config.embeddings), ("extra arguments", config.extra_args or config.options),
+    ) if wanted]
+    if unknowable:
+        return f"the scenario needs {', '.join(unknowable)}, which cannot be confirmed on a running server"
+    return None
+
+
+def stop_server(context: Any, graceful: bool = True) -> int | None:
+    """Stop the scenario's own server (external servers are never stopped)."""
+    state = state_of(context)
+    if state.server is None:
+        return None
+    if graceful:
+        return state.server.stop()
+    state.server.kill()
+    return state.server.exit_code

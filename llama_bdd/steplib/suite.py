@@ -1,0 +1,97 @@
+"""Run-wide settings and resources: which server binary and model, user arguments, temp dirs.
+
+Settings come from environment variables and behave userdata (``-D name=value``); userdata wins.
+
+=========================  ===========================  ======================================================
+userdata                   environment                  meaning
+=========================  ===========================  ======================================================
+server_args                LLAMA_SERVER_ARGS            extra llama-server arguments, e.g. "--threads 2"
+server_url                 LLAMA_BDD_SERVER_URL         test an already-running server; start none
+preserve                   LLAMA_BDD_PRESERVE           "failed" keeps temp dirs of failed scenarios, "all" all
+workdir                    LLAMA_BDD_WORKDIR            where per-scenario temp dirs are made
+start_timeout              LLAMA_BDD_START_TIMEOUT      seconds a server may take to become healthy (120)
+model_tags                 LLAMA_BDD_MODEL_TAGS         model tags the default model satisfies (comma list)
+debug                      DEBUG=ON                     start servers with --verbose
+=========================  ===========================  ======================================================
+
+``LLAMA_SERVER_BIN_PATH`` selects the binary and ``LLAMA_BDD_MODEL_PATH`` the default model; both default
+to the embedded default (see ``llama_bdd.harness.provision``).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from llama_bdd.harness import provision
+from llama_bdd.harness.capabilities import Capabilities, capabilities_of
+from llama_bdd.harness.http import BackgroundLoop
+from llama_bdd.harness.launch import flatten_params, redact_args
+
+DEFAULT_MODEL_TAGS = ("smollm2-135m",)
+
+
+@dataclass
+class Suite:
+    """What every scenario of one run shares."""
+
+    binary: Path | None
+    capabilities: Capabilities | None
+    default_model: Path | None
+    user_args: list[str]
+    external_url: str | None
+    preserve: str
+    workdir: Path
+    start_timeout: float
+    model_tags: frozenset[str]
+    debug: bool
+    loop: BackgroundLoop = field(default_factory=BackgroundLoop)
+    scenario_count: int = 0
+
+    @classmethod
+    def from_settings(cls, userdata: Mapping[str, str], environ: Mapping[str, str] = os.environ) -> "Suite":
+        def setting(name: str, env: str, default: str = "") -> str:
+            return userdata.get(name) or environ.get(env) or default
+
+        external_url = setting("server_url", "LLAMA_BDD_SERVER_URL").rstrip("/") or None
+        binary = capabilities = model = None
+        if external_url is None or environ.get("LLAMA_SERVER_BIN_PATH"):
+            binary = provision.ensure_server_binary()
+            capabilities = capabilities_of(binary, provision.cache_root() / "capabilities")
+        if external_url is None:
+            model = provision.ensure_default_model()
+        user_args = flatten_params([environ.get("LLAMA_SERVER_ARGS", ""), userdata.get("server_args", "")])
+        workdir_root = setting("workdir", "LLAMA_BDD_WORKDIR") or None
+        if workdir_root:
+            Path(workdir_root).mkdir(parents=True, exist_ok=True)
+        default_tags = ",".join(DEFAULT_MODEL_TAGS) if not environ.get("LLAMA_BDD_MODEL_PATH") else ""
+        tags = setting("model_tags", "LLAMA_BDD_MODEL_TAGS", default_tags)
+        return cls(
+            binary=binary, capabilities=capabilities, default_model=model, user_args=user_args,
+            external_url=external_url,
+            preserve=setting("preserve", "LLAMA_BDD_PRESERVE", "none"),
+            workdir=Path(tempfile.mkdtemp(prefix="llama-bdd-", dir=workdir_root)),
+            start_timeout=float(setting("start_timeout", "LLAMA_BDD_START_TIMEOUT", "120")),
+            model_tags=frozenset(t.strip() for t in tags.split(",") if t.strip()),
+            debug=setting("debug", "DEBUG") in ("ON", "on", "1", "true", "yes"),
+        )
+
+    def model_dirs(self) -> list[Path]:
+        return [self.default_model.parent] if self.default_model else []
+
+    def new_scenario_dir(self, name: str) -> Path:
+        self.scenario_count += 1
+        slug = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-")[:48]
+        path = self.workdir / f"{self.scenario_count:04d}-{slug}"
+        path.mkdir(parents=True)
+        return path
+
+    def describe(self) -> str:
+        if self.external_url:
+            return f"external server {self.external_url}" + (f", binary {self.binary}" if self.binary else "")
+        return (f"llama-server {self.binary} ({self.capabilities.version}), default model {self.default_model}, "
+                f"user arguments: {shlex.join(redact_args(self.user_args)) or '(none)'}")

