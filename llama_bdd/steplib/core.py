@@ -47,8 +47,12 @@ def failure_report(context: Any, message: str) -> str:
     return "\n".join(parts)
 
 
-def step(*patterns: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a step under one or more patterns; failures carry the failure report."""
+def step(*patterns: str, fresh_server: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a step under one or more patterns; failures carry the failure report.
+
+    ``fresh_server=True`` marks a step whose outcome depends on what the server did before (exact metric
+    counters, slot cache contents, ...): a scenario using it never shares a server with another scenario.
+    """
 
     def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(function)
@@ -60,6 +64,7 @@ def step(*patterns: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
             except HarnessError as error:
                 raise AssertionError(failure_report(context, f"{type(error).__name__}: {error}")) from None
 
+        run.needs_fresh_server = fresh_server
         for pattern in patterns:
             behave_step(pattern)(run)
         return function

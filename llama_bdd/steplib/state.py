@@ -90,6 +90,12 @@ class ScenarioState:
     server_starts: int = 0
     notes: list[str] = field(default_factory=list)  # lines added to a failure report
 
+    def cache_dir(self, name: str = "cache") -> Path:
+        """A directory of this scenario that survives server restarts and is removed with the scenario."""
+        path = self.workdir / name
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
     def client(self) -> HttpClient:
         if self.http is None:
             raise AssertionError("No server is running in this scenario yet: add 'Then the server is starting'.")
