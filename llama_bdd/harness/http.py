@@ -21,6 +21,7 @@ import aiohttp
 import requests
 
 from .sse import SseEvent, parse_sse
+from .timing import timed
 
 DEFAULT_TIMEOUT = 120.0
 SECRET_HEADERS = frozenset({"authorization", "x-api-key"})
@@ -135,17 +136,16 @@ class HttpClient:
         exchange = Exchange(method=method, url=url, request_headers=headers, request_body=body)
         started = time.monotonic()
         try:
-            response = self._session.request(method, url, data=body, headers=headers,
-                                             timeout=timeout or self.timeout, stream=True)
-            exchange.status = response.status_code
-            exchange.response_headers = dict(response.headers)
-            if "text/event-stream" in response.headers.get("Content-Type", ""):
-                chunks = [line.decode("utf-8", errors="replace") for line in response.iter_lines()]
-                exchange.response_text = "\n".join(chunks)
-                exchange.events = parse_sse(exchange.response_text)
-            else:
-                exchange.response_text = response.content.decode("utf-8", errors="replace")
+            with timed("http"):
+                response = self._session.request(method, url, data=body, headers=headers,
+                                                 timeout=timeout or self.timeout, stream=True)
+                exchange.status = response.status_code
+                exchange.response_headers = dict(response.headers)
+                raw = response.content
             response.close()
+            exchange.response_text = raw.decode("utf-8", errors="replace")
+            if "text/event-stream" in response.headers.get("Content-Type", ""):
+                exchange.events = parse_sse(exchange.response_text)
         except requests.RequestException as error:
             exchange.error = f"{type(error).__name__}: {error}"
         exchange.elapsed = time.monotonic() - started

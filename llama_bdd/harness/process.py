@@ -28,6 +28,7 @@ from .config import ServerConfig
 from .errors import HarnessError, ServerStartError
 from .launch import Flag, LaunchCommand, build_launch_command, flag_value, passed_flags
 from .logs import LogReader
+from .timing import timed
 
 LOOPBACK = "127.0.0.1"
 DEFAULT_START_TIMEOUT = float(os.environ.get("LLAMA_BDD_START_TIMEOUT", "120"))
@@ -118,6 +119,10 @@ class ServerProcess:
         """Graceful stop: SIGTERM, wait up to ``timeout``, then SIGKILL the whole process group."""
         if self.popen is None:
             return None
+        with timed("server_stop"):
+            return self._stop(timeout)
+
+    def _stop(self, timeout: float) -> int | None:
         if self.popen.poll() is None:
             try:
                 self.popen.send_signal(signal.SIGTERM)
@@ -197,9 +202,10 @@ def launch_server(binary: Path, config: ServerConfig, capabilities: Capabilities
             raise HarnessError(f"{binary} ({capabilities.version}) does not support "
                                f"{', '.join(command.unsupported)}")
         server = ServerProcess(command=command, port=port, log_path=log_path, env=env)
-        server.start()
         try:
-            server.wait_until_healthy(timeout)
+            with timed("server_start"):
+                server.start()
+                server.wait_until_healthy(timeout)
             return server
         except ServerStartError:
             server.stop(timeout=5)

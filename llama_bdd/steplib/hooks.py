@@ -5,12 +5,19 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import signal
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
+from behave import step_registry
+
 from llama_bdd.harness.capabilities import missing_requirement
+from llama_bdd.harness import timing
 from llama_bdd.harness.errors import HarnessError
 from llama_bdd.harness.process import stop_all_servers
 
@@ -18,6 +25,7 @@ from . import lifecycle
 from .state import ScenarioState
 from .suite import Suite
 
+FRESH_SERVER_TAG = "fresh_server"
 REQUIRES_PREFIX = "requires."
 MODEL_PREFIX = "model."
 
@@ -28,6 +36,8 @@ def _terminate_as_interrupt(signum: int, frame: Any) -> None:
 
 
 def before_all(context: Any) -> None:
+    context.run_started = time.monotonic()
+    context.scenario_records = []
     signal.signal(signal.SIGTERM, _terminate_as_interrupt)
     try:
         context.suite = Suite.from_settings(context.config.userdata)
@@ -39,10 +49,23 @@ def before_all(context: Any) -> None:
 
 def before_scenario(context: Any, scenario: Any) -> None:
     suite: Suite = context.suite
-    context.state = ScenarioState(name=scenario.name, workdir=suite.new_scenario_dir(scenario.name))
+    context.scenario_started = time.monotonic()
+    context.state = ScenarioState(name=scenario.name, workdir=suite.new_scenario_dir(scenario.name),
+                                  fresh_server=needs_fresh_server(scenario))
     reason = skip_reason(suite, scenario.effective_tags)
     if reason:
         lifecycle.skip_scenario(context, reason)
+
+
+def needs_fresh_server(scenario: Any) -> bool:
+    """Tagged @fresh_server, or uses a step whose outcome depends on the server's earlier work."""
+    if FRESH_SERVER_TAG in scenario.effective_tags:
+        return True
+    for scenario_step in scenario.all_steps:
+        match = step_registry.registry.find_match(scenario_step)
+        if match is not None and getattr(match.func, "needs_fresh_server", False):
+            return True
+    return False
 
 
 def skip_reason(suite: Suite, tags: Any) -> str | None:
@@ -64,15 +87,21 @@ def after_scenario(context: Any, scenario: Any) -> None:
     state: ScenarioState | None = getattr(context, "state", None)
     if state is None:
         return
+    failed = scenario.status.has_failed()
+    context.scenario_records.append({
+        "feature": scenario.feature.filename, "scenario": scenario.name, "status": scenario.status.name,
+        "seconds": round(time.monotonic() - context.scenario_started, 3), "server_starts": state.server_starts,
+        "config": state.config_digest, "fresh_server": state.fresh_server})
+    keep = context.suite.preserve == "all" or (context.suite.preserve == "failed" and failed)
     try:
+        if keep and state.server is not None:
+            shutil.copy(state.server.log_path, state.workdir / "server.log")
+        lifecycle.release_server(context, scenario_failed=failed)
         for pending in state.results.pending:
             pending.future.cancel()
-        lifecycle.stop_server(context)
         if state.http is not None:
             state.http.close()
     finally:
-        keep = context.suite.preserve == "all" or (
-            context.suite.preserve == "failed" and scenario.status.has_failed())
         if keep:
             print(f"llama-bdd: kept {state.workdir} of scenario '{scenario.name}'", file=sys.__stderr__)
         else:
@@ -81,14 +110,30 @@ def after_scenario(context: Any, scenario: Any) -> None:
 
 
 def after_all(context: Any) -> None:
-    stop_all_servers()
     suite: Suite | None = getattr(context, "suite", None)
+    if suite is not None:
+        suite.pool.close()
+    stop_all_servers()
     if suite is None:
         return
     suite.loop.close()
+    write_stats(context, suite)
+    shutil.rmtree(suite.workdir / "servers", ignore_errors=True)
     if not any(suite.workdir.iterdir()):
         shutil.rmtree(suite.workdir, ignore_errors=True)
     if lifecycle.SKIPPED:
         print(f"\nllama-bdd: {len(lifecycle.SKIPPED)} scenario(s) skipped:", file=sys.__stderr__)
         for line in lifecycle.SKIPPED:
             print(f"  - {line}", file=sys.__stderr__)
+
+
+def write_stats(context: Any, suite: Suite) -> None:
+    """With LLAMA_BDD_STATS_FILE set, record where this run's time went (read by the benchmark)."""
+    target = os.environ.get("LLAMA_BDD_STATS_FILE")
+    if not target:
+        return
+    stats = {"wall_seconds": round(time.monotonic() - context.run_started, 3), "timing": timing.totals(),
+             "server_starts": suite.server_count, "server_reuses": suite.pool.reuses,
+             "scenarios": context.scenario_records}
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    Path(target).write_text(json.dumps(stats, indent=1))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from typing import Any
 
@@ -41,17 +42,42 @@ def start_server(context: Any) -> bool:
         config.model_file = suite.default_model
     if suite.debug:
         config.verbose = True
-    plan = plan_launch(suite.binary, config, suite.capabilities, suite.user_args, port=0)
+    plan = plan_launch(suite.binary, config, suite.capabilities, suite.user_args, port=0,
+                       extra_flags=suite.injected_flags())
     if plan.unsupported:
         skip_scenario(context, f"llama-server {suite.capabilities.version} at {suite.binary} does not support "
                                f"{', '.join(plan.unsupported)} (not listed in its --help)")
         return False
+    key = (str(suite.binary), config.identity(), tuple(suite.user_args))
+    state.config_digest = hashlib.sha256(repr(key).encode()).hexdigest()[:12]
+    shareable = suite.reuse_servers and not state.fresh_server and state.server_starts == 0
+    if shareable:
+        reused = suite.pool.acquire(key)
+        if reused is not None:
+            state.server, state.pool_key = reused, key
+            state.notes.append(f"(this scenario reused a running server, pid {reused.pid}; "
+                               f"tag it @fresh_server to get its own)")
+            _connect(state, reused.base_url)
+            return True
     state.server_starts += 1
-    log_path = state.workdir / f"server-{state.server_starts}.log"
-    state.server = launch_server(suite.binary, config, suite.capabilities, suite.user_args, log_path,
-                                 timeout=suite.start_timeout)
+    state.server = launch_server(suite.binary, config, suite.capabilities, suite.user_args, suite.new_server_log(),
+                                 extra_flags=suite.injected_flags(), timeout=suite.start_timeout)
+    state.pool_key = key if shareable else None
     _connect(state, state.server.base_url)
     return True
+
+
+def release_server(context: Any, scenario_failed: bool) -> None:
+    """End of scenario: hand a shareable server to the pool, stop every other one."""
+    state = state_of(context)
+    server = state.server
+    if server is None:
+        return
+    unfinished = any(not pending.future.done() for pending in state.results.pending)
+    if state.pool_key is not None and not scenario_failed and not unfinished and server.is_running():
+        suite_of(context).pool.release(state.pool_key, server)
+    else:
+        server.stop()
 
 
 def _connect(state: Any, base_url: str) -> None:
@@ -104,6 +130,7 @@ def stop_server(context: Any, graceful: bool = True) -> int | None:
     state = state_of(context)
     if state.server is None:
         return None
+    state.pool_key = None  # a server stopped on purpose is not handed on
     if graceful:
         return state.server.stop()
     state.server.kill()

@@ -88,6 +88,9 @@ class ScenarioState:
     base_url: str | None = None
     http: HttpClient | None = None
     server_starts: int = 0
+    fresh_server: bool = False  # never share this scenario's server (tag or state-dependent step)
+    pool_key: tuple | None = None  # set when the server may be handed to a later scenario
+    config_digest: str | None = None  # short hash of the launch configuration (benchmark statistics)
     notes: list[str] = field(default_factory=list)  # lines added to a failure report
 
     def cache_dir(self, name: str = "cache") -> Path:

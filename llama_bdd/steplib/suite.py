@@ -6,6 +6,8 @@ Settings come from environment variables and behave userdata (``-D name=value``)
 userdata                   environment                  meaning
 =========================  ===========================  ======================================================
 server_args                LLAMA_SERVER_ARGS            extra llama-server arguments, e.g. "--threads 2"
+server_threads             LLAMA_BDD_SERVER_THREADS     --threads for every server (parallel workers set it)
+reuse_servers              LLAMA_BDD_REUSE_SERVERS      "no" starts a fresh server for every scenario
 server_url                 LLAMA_BDD_SERVER_URL         test an already-running server; start none
 preserve                   LLAMA_BDD_PRESERVE           "failed" keeps temp dirs of failed scenarios, "all" all
 workdir                    LLAMA_BDD_WORKDIR            where per-scenario temp dirs are made
@@ -30,7 +32,8 @@ from typing import Mapping
 from llama_bdd.harness import provision
 from llama_bdd.harness.capabilities import Capabilities, capabilities_of
 from llama_bdd.harness.http import BackgroundLoop
-from llama_bdd.harness.launch import flatten_params, redact_args
+from llama_bdd.harness.launch import Flag, flatten_params, redact_args
+from llama_bdd.harness.pool import ServerPool
 
 DEFAULT_MODEL_TAGS = ("smollm2-135m",)
 
@@ -49,8 +52,12 @@ class Suite:
     start_timeout: float
     model_tags: frozenset[str]
     debug: bool
+    server_threads: int | None = None
+    reuse_servers: bool = True
     loop: BackgroundLoop = field(default_factory=BackgroundLoop)
+    pool: ServerPool = field(default_factory=ServerPool)
     scenario_count: int = 0
+    server_count: int = 0
 
     @classmethod
     def from_settings(cls, userdata: Mapping[str, str], environ: Mapping[str, str] = os.environ) -> "Suite":
@@ -78,7 +85,20 @@ class Suite:
             start_timeout=float(setting("start_timeout", "LLAMA_BDD_START_TIMEOUT", "120")),
             model_tags=frozenset(t.strip() for t in tags.split(",") if t.strip()),
             debug=setting("debug", "DEBUG") in ("ON", "on", "1", "true", "yes"),
+            server_threads=int(setting("server_threads", "LLAMA_BDD_SERVER_THREADS", "0")) or None,
+            reuse_servers=setting("reuse_servers", "LLAMA_BDD_REUSE_SERVERS", "yes") not in ("no", "0", "false"),
         )
+
+    def injected_flags(self) -> list[Flag]:
+        """Flags every server of this run gets unless the user passed them (threads sized for the workers)."""
+        return [Flag("--threads", (str(self.server_threads),), required=False)] if self.server_threads else []
+
+    def new_server_log(self) -> Path:
+        """Server logs live at run level: a server may outlive the scenario that started it."""
+        self.server_count += 1
+        path = self.workdir / "servers" / f"server-{self.server_count:03d}.log"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
 
     def model_dirs(self) -> list[Path]:
         return [self.default_model.parent] if self.default_model else []

@@ -1,0 +1,65 @@
+"""Running servers kept for reuse by later scenarios with an identical configuration.
+
+A server is handed out again only when its key (binary, configuration, user arguments) is identical,
+and only after it answers ``/health`` 200 with every slot idle. At most ``capacity`` idle servers are
+kept; the least recently used one is stopped to make room.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Hashable
+
+import requests
+
+from .process import ServerProcess
+
+
+def is_reusable(server: ServerProcess, timeout: float = 5.0) -> bool:
+    """Running, healthy, and no slot busy with an earlier request."""
+    if not server.is_running():
+        return False
+    try:
+        health = requests.get(f"{server.base_url}/health", timeout=timeout)
+        slots = requests.get(f"{server.base_url}/slots", timeout=timeout)
+    except requests.RequestException:
+        return False
+    if health.status_code != 200:
+        return False
+    if slots.status_code == 200:  # /slots may be disabled (--no-slots) or protected; health alone then
+        return not any(slot.get("is_processing") for slot in slots.json())
+    return True
+
+
+class ServerPool:
+    def __init__(self, capacity: int = 3):
+        self.capacity = capacity
+        self._idle: OrderedDict[Hashable, ServerProcess] = OrderedDict()
+        self.reuses = 0
+
+    def acquire(self, key: Hashable) -> ServerProcess | None:
+        server = self._idle.pop(key, None)
+        if server is None:
+            return None
+        if not is_reusable(server):
+            server.stop(timeout=5)
+            return None
+        self.reuses += 1
+        return server
+
+    def release(self, key: Hashable, server: ServerProcess) -> None:
+        previous = self._idle.pop(key, None)
+        if previous is not None and previous is not server:
+            previous.stop()
+        self._idle[key] = server
+        while len(self._idle) > self.capacity:
+            _, oldest = self._idle.popitem(last=False)
+            oldest.stop()
+
+    def close(self) -> None:
+        while self._idle:
+            _, server = self._idle.popitem()
+            server.stop()
+
+    def __len__(self) -> int:
+        return len(self._idle)

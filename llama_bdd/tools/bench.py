@@ -1,0 +1,102 @@
+"""Benchmark the suite: the whole default run serially, then with 2 workers.
+
+    python -m llama_bdd.tools.bench [behave arguments]      (bin/bench)
+
+Prints, for each mode: scenarios run and skipped, wall time, server starts, time spent starting and
+stopping servers, time spent in HTTP requests, the harness overhead (the rest), and the ten slowest
+scenarios; writes the same to reports/bench/bench.json. Also checks that no feature started more than
+one server per distinct configuration, apart from scenarios that demand a fresh one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "reports" / "bench"
+
+
+def run_mode(name: str, jobs: int, args: list[str]) -> dict:
+    stats_dir = OUT / name
+    for old in stats_dir.glob("*.json"):
+        old.unlink()
+    env = dict(os.environ, LLAMA_BDD_STATS_DIR=str(stats_dir))
+    if jobs == 1:
+        env["LLAMA_BDD_STATS_FILE"] = str(stats_dir / "worker-1.json")
+    command = [sys.executable, "-m", "llama_bdd.tools.run", "-j", str(jobs), "--format=progress", *args]
+    started = time.monotonic()
+    result = subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    wall = time.monotonic() - started
+    (OUT / f"{name}.log").write_text(result.stdout)
+    workers = [json.loads(path.read_text()) for path in sorted(stats_dir.glob("worker-*.json"))]
+    return summarize(name, jobs, wall, result.returncode, workers)
+
+
+def summarize(name: str, jobs: int, wall: float, exit_code: int, workers: list[dict]) -> dict:
+    scenarios = [record for worker in workers for record in worker["scenarios"]]
+
+    def seconds(category: str) -> float:
+        return round(sum(w["timing"].get(category, {}).get("seconds", 0.0) for w in workers), 2)
+
+    worker_wall = sum(w["wall_seconds"] for w in workers)
+    busy = seconds("server_start") + seconds("server_stop") + seconds("http")
+    extra_starts = []
+    by_feature: dict[str, list[dict]] = defaultdict(list)
+    for record in scenarios:
+        by_feature[record["feature"]].append(record)
+    for feature, records in by_feature.items():
+        shared = [r for r in records if not r["fresh_server"] and r["config"]]
+        starts = sum(r["server_starts"] for r in shared)
+        configs = len({r["config"] for r in shared})
+        if starts > configs:
+            extra_starts.append(f"{feature}: {starts} starts for {configs} configurations")
+    return {
+        "mode": name, "workers": jobs, "exit_code": exit_code, "wall_seconds": round(wall, 2),
+        "scenarios_run": sum(r["status"] != "skipped" for r in scenarios),
+        "scenarios_skipped": sum(r["status"] == "skipped" for r in scenarios),
+        "scenarios_failed": sum(r["status"] in ("failed", "error") for r in scenarios),
+        "server_starts": sum(w["server_starts"] for w in workers),
+        "server_reuses": sum(w["server_reuses"] for w in workers),
+        "server_start_seconds": seconds("server_start"), "server_stop_seconds": seconds("server_stop"),
+        "http_seconds": seconds("http"),
+        "harness_overhead_seconds": round(worker_wall - busy, 2),
+        "harness_overhead_percent": round(100 * (worker_wall - busy) / worker_wall, 1) if worker_wall else None,
+        "extra_server_starts": extra_starts,
+        "slowest": sorted(({"scenario": r["scenario"], "feature": r["feature"], "seconds": r["seconds"]}
+                           for r in scenarios), key=lambda r: -r["seconds"])[:10],
+    }
+
+
+def show(result: dict) -> None:
+    print(f"\n== {result['mode']} ({result['workers']} worker(s)), exit {result['exit_code']}")
+    for key in ("wall_seconds", "scenarios_run", "scenarios_skipped", "scenarios_failed", "server_starts",
+                "server_reuses", "server_start_seconds", "server_stop_seconds", "http_seconds",
+                "harness_overhead_seconds", "harness_overhead_percent"):
+        print(f"  {key:26} {result[key]}")
+    print("  extra server starts:       " + ("; ".join(result["extra_server_starts"]) or "none"))
+    print("  slowest scenarios:")
+    for record in result["slowest"]:
+        print(f"    {record['seconds']:7.2f}s  {record['feature']}: {record['scenario']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    results = [run_mode("serial", 1, args), run_mode("parallel-2", 2, args)]
+    for result in results:
+        show(result)
+    speedup = results[0]["wall_seconds"] / results[1]["wall_seconds"] if results[1]["wall_seconds"] else None
+    print(f"\n2 workers vs 1: {speedup:.2f}x" if speedup else "")
+    (OUT / "bench.json").write_text(json.dumps({"results": results, "speedup_2_workers": speedup}, indent=1))
+    print(f"written: {OUT / 'bench.json'}")
+    return 0 if all(r["exit_code"] == 0 for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

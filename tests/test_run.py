@@ -1,0 +1,39 @@
+"""The parallel runner's pure parts: argument splitting, partitioning, summary merging."""
+
+from pathlib import Path
+
+from llama_bdd.tools.run import merged_summary, partition, split_jobs, split_paths
+
+
+def test_split_jobs():
+    assert split_jobs(["-j", "2", "features"]) == (2, ["features"])
+    assert split_jobs(["-j3", "--tags=@x"]) == (3, ["--tags=@x"])
+    assert split_jobs(["--jobs=4"]) == (4, [])
+    assert split_jobs(["features/x.feature"]) == (1, ["features/x.feature"])
+
+
+def test_split_paths_keeps_option_values(tmp_path):
+    feature = tmp_path / "a.feature"
+    feature.write_text("Feature: a\n")
+    paths, options = split_paths(["-D", "preserve=failed", "--tags", "@slots", str(feature), "-f", "plain", str(tmp_path)])
+    assert paths == [str(feature), str(tmp_path)]
+    assert options == ["-D", "preserve=failed", "--tags", "@slots", "-f", "plain"]
+
+
+def test_partition_balances_by_duration():
+    features = [Path(f"{name}.feature") for name in "abcd"]
+    durations = {"a.feature": 10, "b.feature": 9, "c.feature": 2, "d.feature": 1}
+    groups = partition(features, 2, durations)
+    loads = sorted(sum(durations[str(f)] for f in group) for group in groups)
+    assert loads == [11, 11]
+    assert partition(features[:1], 3, durations) == [[Path("a.feature")]]
+
+
+def test_merged_summary():
+    one = "1 feature passed, 0 failed, 0 skipped\n3 scenarios passed, 1 failed, 0 skipped\n9 steps passed, 1 failed, 2 skipped\n"
+    two = "2 features passed, 0 failed, 1 skipped\n4 scenarios passed, 0 failed, 2 skipped\n10 steps passed, 0 failed, 0 skipped, 3 untested\n"
+    assert merged_summary([one, two]) == [
+        "features: 3 passed, 0 failed, 1 skipped",
+        "scenarios: 7 passed, 1 failed, 2 skipped",
+        "steps: 19 passed, 1 failed, 2 skipped, 3 untested",
+    ]
