@@ -26,8 +26,9 @@ def is_reusable(server: ServerProcess, timeout: float = 5.0) -> bool:
         return False
     if health.status_code != 200:
         return False
-    if slots.status_code == 200:  # /slots may be disabled (--no-slots) or protected; health alone then
-        return not any(slot.get("is_processing") for slot in slots.json())
+    listing = slots.json() if slots.status_code == 200 else None
+    if isinstance(listing, list):  # /slots may be disabled (--no-slots) or protected; health alone then
+        return not any(slot.get("is_processing") for slot in listing)
     return True
 
 
