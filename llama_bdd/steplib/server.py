@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from llama_bdd.harness.http import Exchange
+from llama_bdd.harness.timing import timed
 from llama_bdd.harness.launch import flatten_params
 from llama_bdd.harness.models import model_search_dirs, resolve_model_file
 
@@ -231,6 +232,11 @@ def step_server_status(context: Any, expecting_status: str) -> None:
 
 
 def wait_until_health_ok(context: Any, timeout: float = HEALTH_TIMEOUT) -> Exchange:
+    with timed("http"):
+        return _wait_until_health_ok(context, timeout)
+
+
+def _wait_until_health_ok(context: Any, timeout: float) -> Exchange:
     client = state_of(context).client()
     deadline = time.monotonic() + timeout
     while True:
@@ -263,6 +269,11 @@ def expected_slot_count(context: Any) -> int:
 
 def wait_for_slots(context: Any, processing: bool, timeout: float = SLOT_STATE_TIMEOUT) -> None:
     """Poll ``/slots`` until every slot is (not) processing; bail out when it can no longer happen."""
+    with timed("http"):
+        _wait_for_slots(context, processing, timeout)
+
+
+def _wait_for_slots(context: Any, processing: bool, timeout: float) -> None:
     state = state_of(context)
     client = state.client()
     n_slots = expected_slot_count(context)
