@@ -20,7 +20,8 @@ FEATURE_PATHS = ("features", "tests/seed_features")
 
 
 def undefined_steps(paths: tuple[str, ...] = FEATURE_PATHS) -> list[str]:
-    config = Configuration(["--dry-run", "--no-junit", "--no-summary", "--format=null", *paths])
+    config = Configuration(["--dry-run", "--no-junit", "--no-summary", "--format=plain", "--outfile=/dev/null", *paths],
+                           load_config=False)  # behave.ini would add its console and HTML formatters
     runner = Runner(config)
     with contextlib.redirect_stdout(io.StringIO()):
         runner.run()
