@@ -1,7 +1,17 @@
-"""Embeddings: native ``/embedding`` and OpenAI ``/v1/embeddings`` (openai client and raw HTTP)."""
+"""Embeddings: native ``/embedding`` and ``/embeddings``, OpenAI ``/v1/embeddings`` (openai client and raw HTTP).
+
+Every step that gets vectors leaves them in ``results.embeddings`` (flat, one vector per pooled input, or one
+per token when the server pools nothing), so the vector checks work after any of them. The steps that send
+one request through a named route also keep an ``EmbeddingReply`` (inputs, indexes, usage, model) for the
+checks on the response itself.
+"""
 
 from __future__ import annotations
 
+import base64
+import math
+import struct
+from dataclasses import dataclass
 from typing import Any
 
 import openai
@@ -9,9 +19,94 @@ import openai
 from llama_bdd.harness.http import Exchange
 
 from . import chat
+from . import api  # noqa: F401 - plain HTTP steps ("the response status is ...") first
 from .concurrency import gather_results, queued_prompts, send_in_background
 from .core import expect, expect_equal, expect_status, state_of, step
 from .state import CORS_TEST_ORIGIN
+
+NORM_TOLERANCE = 1e-3
+# two vectors are "identical" when no component differs by more than this (float32 round trips included),
+# "different" when at least one component differs by more than DIFFERENT_COMPONENT
+IDENTICAL_COMPONENT = 1e-4
+DIFFERENT_COMPONENT = 1e-3
+REPLY_KEY = "embedding_reply"
+OPENAI_ERROR_KEY = "openai_error"
+EMBEDDING_SIZE_KEY = "model_embedding_size"
+
+
+# ----------------------------------------------------------------------------------------------
+# routes and replies
+# ----------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EmbeddingRoute:
+    """How a step asks for embeddings: the endpoint, through the openai client or not, the encoding."""
+
+    phrase: str
+    path: str
+    client: bool = False
+    encoding: str | None = None  # encoding_format sent; None leaves it out
+
+    @property
+    def openai_compatible(self) -> bool:
+        return self.path == "/v1/embeddings"
+
+    @classmethod
+    def parse(cls, phrase: str) -> "EmbeddingRoute":
+        """``the openai client [with encoding_format float|base64]``, ``POST /v1/embeddings [with ...]``,
+        ``POST /embedding`` or ``POST /embeddings``."""
+        text = phrase.strip()
+        base, _, encoding = text.partition(" with encoding_format ")
+        encoding = encoding.strip() or None
+        if encoding not in (None, "float", "base64"):
+            raise AssertionError(f"encoding_format '{encoding}' in '{phrase}': use float or base64")
+        if base == "the openai client":
+            return cls(text, "/v1/embeddings", client=True, encoding=encoding)
+        if base == "POST /v1/embeddings":
+            return cls(text, "/v1/embeddings", encoding=encoding)
+        if base in ("POST /embedding", "POST /embeddings") and encoding is None:
+            return cls(text, base.split(" ", 1)[1])
+        raise AssertionError(
+            f"unknown embedding route '{phrase}': say 'the openai client', 'the openai client with "
+            f"encoding_format float|base64', 'POST /v1/embeddings [with encoding_format float|base64]', "
+            f"'POST /embedding' or 'POST /embeddings'")
+
+
+@dataclass
+class EmbeddingReply:
+    """A successful embeddings answer: the vectors of each input (sorted by ``index``) and what came with them."""
+
+    route: EmbeddingRoute
+    inputs: list[Any]  # what was embedded, one entry per input
+    vectors: dict[int, list[list[float]]]  # index -> vectors (one when pooled, one per token when not)
+    indexes: list[int]  # the ``index`` of each item, in the order the response listed them
+    exchange: Exchange
+    usage: dict[str, Any] | None = None
+    model: str | None = None
+    single_input: bool = False  # the request's input was one string or one token array, not a list
+
+    def pooled(self, index: int) -> list[float]:
+        vectors = self.vectors.get(index)
+        expect(vectors is not None, f"the answer has no item with index {index} "
+                                    f"(indexes: {sorted(self.vectors)})", self.exchange)
+        expect_equal(len(vectors), 1, f"vectors of input {index} (a pooled embedding is one vector)",
+                     self.exchange)
+        return vectors[0]
+
+
+def decode_base64_vector(encoded: str) -> list[float]:
+    """An OpenAI base64 embedding: little-endian float32 values."""
+    raw = base64.b64decode(encoded)
+    expect(len(raw) % 4 == 0, f"a base64 embedding decodes to {len(raw)} bytes, not a whole number of float32")
+    return list(struct.unpack(f"<{len(raw) // 4}f", raw))
+
+
+def _vector_of(value: Any, exchange: Exchange) -> list[float]:
+    if isinstance(value, str):
+        return decode_base64_vector(value)
+    expect(isinstance(value, list) and all(isinstance(x, (int, float)) for x in value),
+           f"an embedding should be a list of numbers or a base64 string, got {type(value).__name__}", exchange)
+    return [float(x) for x in value]
 
 
 def native_vectors(exchange: Exchange) -> list[list[float]]:
@@ -35,30 +130,197 @@ def oai_vectors(exchange: Exchange, model: str | None) -> list[list[float]]:
     if model is not None:
         expect_equal(body.get("model"), model, "model of the embeddings response", exchange)
     data = sorted(body["data"], key=lambda item: item["index"])
-    return [item["embedding"] for item in data]
+    return [_vector_of(item["embedding"], exchange) for item in data]
 
 
-def assert_vector(vector: list[float], where: str) -> None:
-    expect(len(vector) > 0, f"{where}: the embedding is empty")
-    expect(any(value != 0 for value in vector), f"{where}: every value of the embedding is 0")
+def assert_vector(vector: list[float], where: str, exchange: Exchange | None = None) -> None:
+    expect(len(vector) > 0, f"{where}: the embedding is empty", exchange)
+    expect(any(value != 0 for value in vector), f"{where}: every value of the embedding is 0", exchange)
+    expect(all(math.isfinite(value) for value in vector), f"{where}: the embedding has NaN or infinite values",
+           exchange)
 
+
+def l2_norm(vector: list[float]) -> float:
+    return math.sqrt(sum(value * value for value in vector))
+
+
+def largest_difference(first: list[float], second: list[float]) -> float:
+    if len(first) != len(second):
+        return math.inf
+    return max((abs(a - b) for a, b in zip(first, second)), default=0.0)
+
+
+def cosine(first: list[float], second: list[float]) -> float:
+    norms = l2_norm(first) * l2_norm(second)
+    return sum(a * b for a, b in zip(first, second)) / norms if norms else 0.0
+
+
+# ----------------------------------------------------------------------------------------------
+# sending
+# ----------------------------------------------------------------------------------------------
+
+def request_headers(context: Any) -> dict[str, str]:
+    return {"Origin": CORS_TEST_ORIGIN, **state_of(context).request.auth_headers()}
+
+
+def client_model(context: Any) -> str:
+    """The ``model`` the openai client sends (it insists on one): the request's, else the server's alias."""
+    state = state_of(context)
+    return state.request.model or state.config.model_alias or "llama-bdd"
+
+
+def exchange_of_client_response(response: Any, api_key: str | None) -> Exchange:
+    """An Exchange for failure reports from an openai-client answer: the request exactly as the client sent it."""
+    request = response.request
+    exchange = chat.exchange_from_openai(str(request.url), {}, api_key, response)
+    exchange.method, exchange.request_body = request.method, request.content or None
+    return exchange
+
+
+def send_embedding_request(context: Any, route: EmbeddingRoute, inputs: Any) -> tuple[Exchange, Any]:
+    """Send ``inputs`` (a string, a token list, or a list of them) through ``route``; nothing is checked.
+
+    Returns the exchange and, for the openai client, the parsed reply or the exception it raised.
+    """
+    state = state_of(context)
+    draft = state.request
+    base_url = state.client().base_url
+    if not route.client:
+        if route.openai_compatible:
+            body: dict[str, Any] = {"input": inputs}
+            if draft.model is not None:
+                body["model"] = draft.model
+            if route.encoding is not None:
+                body["encoding_format"] = route.encoding
+        else:
+            body = {"content": inputs}
+        body.update(draft.fields)
+        exchange = state.client().post(route.path, body, headers=request_headers(context))
+        state.results.last = exchange
+        return exchange, None
+    client = chat.openai_client(base_url, draft.user_api_key)
+    arguments: dict[str, Any] = {"input": inputs, "model": client_model(context)}
+    if route.encoding is not None:
+        arguments["encoding_format"] = route.encoding
+    if draft.fields:
+        arguments["extra_body"] = dict(draft.fields)
+    outcome: Any
+    try:
+        raw = client.embeddings.with_raw_response.create(**arguments)
+        response, outcome = raw.http_response, raw
+    except openai.APIStatusError as error:
+        response, outcome = error.response, error
+    except openai.APIConnectionError as error:
+        raise AssertionError(f"the openai client could not reach {base_url}{route.path}: {error}") from None
+    exchange = exchange_of_client_response(response, draft.user_api_key)
+    state.results.background.append(exchange)
+    state.results.last = exchange
+    if isinstance(outcome, openai.APIStatusError):
+        return exchange, outcome
+    return exchange, outcome.parse()
+
+
+def embed(context: Any, route: EmbeddingRoute, inputs: Any, remember: bool = True) -> EmbeddingReply:
+    """Send ``inputs`` through ``route``, expect success, and turn the answer into an ``EmbeddingReply``."""
+    exchange, outcome = send_embedding_request(context, route, inputs)
+    if isinstance(outcome, openai.APIStatusError):
+        raise AssertionError(f"the openai client raised {type(outcome).__name__}: {outcome}\n{exchange.describe()}")
+    expect_status(exchange, 200)
+    single = isinstance(inputs, str) or (isinstance(inputs, list) and all(isinstance(x, int) for x in inputs))
+    input_list = [inputs] if single else list(inputs)
+    reply = EmbeddingReply(route=route, inputs=input_list, vectors={}, indexes=[], exchange=exchange,
+                           single_input=single)
+    if route.client:
+        reply.model, reply.usage = outcome.model, outcome.usage.model_dump() if outcome.usage else None
+        items = [(item.index, item.embedding) for item in outcome.data]
+    elif route.openai_compatible:
+        body = exchange.body
+        expect(isinstance(body, dict) and isinstance(body.get("data"), list),
+               "an OpenAI embeddings answer is an object with a 'data' list", exchange)
+        expect_equal(body.get("object"), "list", "object of the embeddings response", exchange)
+        reply.model, reply.usage = body.get("model"), body.get("usage")
+        items = [(item.get("index"), item.get("embedding")) for item in body["data"]]
+    else:
+        body = exchange.body
+        expect(isinstance(body, list), "a native embeddings answer is a list of {index, embedding}", exchange)
+        items = [(item.get("index"), item.get("embedding")) for item in body]
+    for index, embedding in items:
+        expect(isinstance(index, int), f"an item of the answer has no integer index: {index!r}", exchange)
+        expect(index not in reply.vectors, f"index {index} appears twice in the answer", exchange)
+        reply.indexes.append(index)
+        if isinstance(embedding, list) and embedding and isinstance(embedding[0], list):
+            reply.vectors[index] = [_vector_of(vector, exchange) for vector in embedding]  # native: [[...], ...]
+        else:
+            reply.vectors[index] = [_vector_of(embedding, exchange)]
+    if remember:
+        state = state_of(context)
+        state.results.values[REPLY_KEY] = reply
+        state.results.embeddings = [vector for index in sorted(reply.vectors) for vector in reply.vectors[index]]
+    return reply
+
+
+def last_reply(context: Any) -> EmbeddingReply:
+    reply = state_of(context).results.values.get(REPLY_KEY)
+    expect(isinstance(reply, EmbeddingReply),
+           "no embeddings answer to check: add 'When \"...\" is embedded through ...' first")
+    return reply
+
+
+def tokens_of(context: Any, text: str) -> list[int]:
+    """The tokens the server makes of ``text`` for a prompt (special tokens such as BOS included)."""
+    state = state_of(context)
+    exchange = expect_status(state.client().post("/tokenize", {"content": text, "add_special": True},
+                                                 headers=state.request.auth_headers()), 200)
+    tokens = exchange.body.get("tokens")
+    expect(isinstance(tokens, list) and len(tokens) > 0, f"/tokenize gave no tokens for {text!r}", exchange)
+    return tokens
+
+
+def table_inputs(context: Any) -> list[Any]:
+    """The step's table: column ``input``, and optionally ``as`` (``text``, the default, or ``tokens``)."""
+    expect(context.table is not None and "input" in context.table.headings,
+           "this step needs a table with an 'input' column (and optionally 'as': text or tokens)")
+    inputs: list[Any] = []
+    for row in context.table:
+        kind = row["as"] if "as" in context.table.headings else "text"
+        expect(kind in ("text", "tokens"), f"'as' is '{kind}': say text or tokens")
+        inputs.append(tokens_of(context, row["input"]) if kind == "tokens" else row["input"])
+    return inputs
+
+
+def model_embedding_size(context: Any) -> tuple[int | None, str]:
+    """The model's embedding size from ``/v1/models`` (``meta.n_embd``), and where it came from."""
+    state = state_of(context)
+    known = state.results.values.get(EMBEDDING_SIZE_KEY)
+    if known is not None:
+        return known
+    exchange = state.client().get("/v1/models", headers=state.request.auth_headers())
+    size: int | None = None
+    if exchange.status == 200:
+        for model in exchange.body.get("data") or []:
+            n_embd = (model.get("meta") or {}).get("n_embd")
+            if isinstance(n_embd, int):
+                size = n_embd
+                break
+    source = "meta.n_embd of GET /v1/models" if size is not None else "the first embedding (GET /v1/models has no n_embd)"
+    state.results.values[EMBEDDING_SIZE_KEY] = (size, source)
+    return size, source
+
+
+def check_vectors(context: Any) -> list[list[float]]:
+    vectors = state_of(context).results.embeddings
+    expect(bool(vectors), "no embedding was returned (or none was requested yet)")
+    return vectors
+
+
+# ----------------------------------------------------------------------------------------------
+# steps of the original suite
+# ----------------------------------------------------------------------------------------------
 
 def request_oai_embeddings(context: Any, inputs: Any) -> list[list[float]]:
     """Embeddings through the openai client, ``encoding_format="float"``."""
-    state = state_of(context)
-    draft = state.request
-    client = chat.openai_client(state.client().base_url, draft.user_api_key)
-    url = f"{state.client().base_url}/v1/embeddings"
-    payload = {"input": inputs, "model": draft.model or "llama-bdd", "encoding_format": "float"}
-    try:
-        raw = client.embeddings.with_raw_response.create(**payload)
-    except openai.APIStatusError as error:
-        exchange = chat.exchange_from_openai(url, payload, draft.user_api_key, error.response)
-        state.results.background.append(exchange)
-        raise AssertionError(f"the openai client raised {type(error).__name__}\n{exchange.describe()}") from None
-    state.results.background.append(chat.exchange_from_openai(url, payload, draft.user_api_key, raw.http_response))
-    reply = raw.parse()
-    return [item.embedding for item in sorted(reply.data, key=lambda item: item.index)]
+    reply = embed(context, EmbeddingRoute.parse("the openai client with encoding_format float"), inputs)
+    return [reply.pooled(index) for index in sorted(reply.vectors)]
 
 
 @step("embeddings are computed for", "embeddings are computed for:")
@@ -71,7 +333,8 @@ def step_embeddings_computed_for(context: Any) -> None:
           \"\"\"
     """
     state = state_of(context)
-    exchange = state.client().post("/embedding", {"content": context.text})
+    exchange = state.client().post("/embedding", {"content": context.text}, headers=request_headers(context))
+    state.results.last = exchange
     state.results.embeddings = native_vectors(exchange)
 
 
@@ -122,8 +385,9 @@ def step_concurrent_embeddings(context: Any) -> None:
 
         Given concurrent embedding requests
     """
+    headers = request_headers(context)
     for prompt in queued_prompts(context):
-        send_in_background(context, "/embedding", {"content": prompt}, {}, native_vectors)
+        send_in_background(context, "/embedding", {"content": prompt}, headers, native_vectors)
 
 
 @step("concurrent OAI embedding requests")
@@ -142,7 +406,7 @@ def step_concurrent_oai_embeddings(context: Any) -> None:
 
 @step("all embeddings are generated")
 def step_all_embeddings_generated(context: Any) -> None:
-    """Every concurrent embedding request returned non-zero vectors.
+    """Every concurrent embedding request returned non-zero vectors (kept for the vector checks that follow).
 
         Then all embeddings are generated
     """
@@ -152,3 +416,232 @@ def step_all_embeddings_generated(context: Any) -> None:
         expect(bool(vectors), f"request {number} returned no embedding")
         for index, vector in enumerate(vectors):
             assert_vector(vector, f"request {number}, embedding {index}")
+    state_of(context).results.embeddings = [vector for vectors in results for vector in vectors]
+
+
+# ----------------------------------------------------------------------------------------------
+# requests through a named route
+# ----------------------------------------------------------------------------------------------
+
+@step('"{text}" is embedded through {route}')
+def step_text_embedded_through(context: Any, text: str, route: str) -> None:
+    """Embed one string (``input``/``content`` is the string itself); the answer must be 200.
+
+    Routes: ``the openai client`` (it asks for base64 and decodes), ``the openai client with
+    encoding_format float|base64``, ``POST /v1/embeddings [with encoding_format float|base64]`` (raw HTTP),
+    ``POST /embedding``, ``POST /embeddings`` (native).
+
+        When "What is the capital of Bulgaria ?" is embedded through the openai client with encoding_format float
+        When "What is the capital of Bulgaria ?" is embedded through POST /embedding
+    """
+    embed(context, EmbeddingRoute.parse(route), text)
+
+
+@step('the tokens of "{text}" are embedded through {route}')
+def step_tokens_embedded_through(context: Any, text: str, route: str) -> None:
+    """Tokenize the text (``/tokenize``, special tokens included), then embed that one token array.
+
+        When the tokens of "What is the capital of Bulgaria ?" are embedded through POST /v1/embeddings
+    """
+    embed(context, EmbeddingRoute.parse(route), tokens_of(context, text))
+
+
+@step("these inputs are embedded through {route}:")
+def step_inputs_embedded_through(context: Any, route: str) -> None:
+    """Embed the table's inputs in one request (``input`` is a list); rows ``as tokens`` are sent as token arrays.
+
+        When these inputs are embedded through the openai client with encoding_format base64:
+          | input                | as     |
+          | I like the sun       | text   |
+          | I like the sun       | tokens |
+          | Paris is in France   | text   |
+    """
+    embed(context, EmbeddingRoute.parse(route), table_inputs(context))
+
+
+@step('"{text}" is sent for embedding through {route}')
+def step_text_sent_for_embedding(context: Any, text: str, route: str) -> None:
+    """Send one string for embedding and keep whatever comes back, errors included (no status is expected).
+
+    Check the answer with ``the response status is ...`` and, for the openai client, ``the openai client
+    raised ...``.
+
+        When "What is the capital of France ?" is sent for embedding through POST /v1/embeddings
+        Then the response status is 400
+    """
+    exchange, outcome = send_embedding_request(context, EmbeddingRoute.parse(route), text)
+    state_of(context).results.values[OPENAI_ERROR_KEY] = outcome if isinstance(outcome, openai.OpenAIError) else None
+
+
+# ----------------------------------------------------------------------------------------------
+# checks on the answer
+# ----------------------------------------------------------------------------------------------
+
+@step("one embedding is returned per input, in input order")
+def step_one_per_input(context: Any) -> None:
+    """The answer has exactly one pooled vector per input, with indexes 0..n-1 listed in that order.
+
+        Then one embedding is returned per input, in input order
+    """
+    reply = last_reply(context)
+    count = len(reply.inputs)
+    expect_equal(reply.indexes, list(range(count)), f"indexes of the answer's items ({count} inputs)",
+                 reply.exchange)
+    for index in range(count):
+        reply.pooled(index)
+
+
+@step("there is one embedding per prompt token")
+def step_one_per_token(context: Any) -> None:
+    """Without pooling, the native answer has one vector per token of each input (counted with ``/tokenize``).
+
+        Then there is one embedding per prompt token
+    """
+    reply = last_reply(context)
+    for index, text in enumerate(reply.inputs):
+        expected = len(text) if isinstance(text, list) else len(tokens_of(context, text))
+        vectors = reply.vectors.get(index)
+        expect(vectors is not None, f"the answer has no item with index {index}", reply.exchange)
+        expect_equal(len(vectors), expected, f"vectors of input {index} ({text!r}), one per token", reply.exchange)
+
+
+@step("every embedding has the model's embedding size")
+def step_embedding_size(context: Any) -> None:
+    """Every vector is as long as the model's embedding size (``meta.n_embd`` of ``/v1/models``).
+
+        Then every embedding has the model's embedding size
+    """
+    vectors = check_vectors(context)
+    size, source = model_embedding_size(context)
+    if size is None:
+        size = len(vectors[0])
+    last = state_of(context).results.last
+    for number, vector in enumerate(vectors):
+        expect_equal(len(vector), size, f"size of embedding {number} (the model's embedding size, from {source})",
+                     last)
+
+
+@step("every embedding is non-zero")
+def step_embeddings_non_zero(context: Any) -> None:
+    """Every vector has a non-zero, finite value somewhere (and only finite values).
+
+        Then every embedding is non-zero
+    """
+    last = state_of(context).results.last
+    for number, vector in enumerate(check_vectors(context)):
+        assert_vector(vector, f"embedding {number}", last)
+
+
+@step("every embedding is L2-normalised")
+def step_embeddings_normalised(context: Any) -> None:
+    """Every vector has Euclidean norm 1 (within 0.001), as OpenAI-compatible embeddings are.
+
+        Then every embedding is L2-normalised
+    """
+    last = state_of(context).results.last
+    for number, vector in enumerate(check_vectors(context)):
+        norm = l2_norm(vector)
+        expect(abs(norm - 1.0) <= NORM_TOLERANCE,
+               f"embedding {number} has L2 norm {norm:.6f}, expected 1 (within {NORM_TOLERANCE})", last)
+
+
+@step("embeddings {first:d} and {second:d} are identical")
+def step_embeddings_identical(context: Any, first: int, second: int) -> None:
+    """The vectors of inputs i and j (by ``index``) are the same, component by component (within 1e-4).
+
+        Then embeddings 0 and 1 are identical
+    """
+    reply = last_reply(context)
+    a, b = reply.pooled(first), reply.pooled(second)
+    difference = largest_difference(a, b)
+    expect(difference <= IDENTICAL_COMPONENT,
+           f"embeddings {first} ({reply.inputs[first]!r}) and {second} ({reply.inputs[second]!r}) should be "
+           f"identical: components differ by up to {difference:.6g}, cosine {cosine(a, b):.6f}", reply.exchange)
+
+
+@step("embeddings {first:d} and {second:d} are different")
+def step_embeddings_different(context: Any, first: int, second: int) -> None:
+    """The vectors of inputs i and j differ (some component by more than 1e-3).
+
+        Then embeddings 0 and 2 are different
+    """
+    reply = last_reply(context)
+    a, b = reply.pooled(first), reply.pooled(second)
+    expect(largest_difference(a, b) > DIFFERENT_COMPONENT,
+           f"embeddings {first} ({reply.inputs[first]!r}) and {second} ({reply.inputs[second]!r}) should differ, "
+           f"but they are the same (cosine {cosine(a, b):.6f})", reply.exchange)
+
+
+@step("each embedding equals its input embedded alone")
+def step_each_equals_alone(context: Any) -> None:
+    """Embed every input of the last request again, on its own and through the same route: same vectors.
+
+    Catches answers that mix up the inputs of a batch, or let one input change another's vector.
+
+        Then each embedding equals its input embedded alone
+    """
+    reply = last_reply(context)
+    mismatches = []
+    for index, single in enumerate(reply.inputs):
+        batched = reply.pooled(index)
+        alone_reply = embed(context, reply.route, single, remember=False)
+        alone = alone_reply.pooled(0)
+        difference = largest_difference(batched, alone)
+        if difference > IDENTICAL_COMPONENT:
+            mismatches.append(f"  input {index} {single!r}: components differ by up to {difference:.6g}, "
+                              f"cosine {cosine(batched, alone):.6f}")
+    expect(not mismatches, "embeddings of the batch differ from the same inputs embedded alone:\n"
+           + "\n".join(mismatches), reply.exchange)
+
+
+@step("the embeddings usage counts the prompt tokens of every input")
+def step_usage_counts_tokens(context: Any) -> None:
+    """``usage.prompt_tokens`` and ``usage.total_tokens`` are the tokens of all inputs (``/tokenize`` counts).
+
+        Then the embeddings usage counts the prompt tokens of every input
+    """
+    reply = last_reply(context)
+    expect(reply.route.openai_compatible, f"{reply.route.phrase} answers carry no usage; use /v1/embeddings")
+    expect(reply.usage is not None, "the embeddings answer has no usage", reply.exchange)
+    expected = sum(len(item) if isinstance(item, list) else len(tokens_of(context, item)) for item in reply.inputs)
+    expect_equal(reply.usage.get("prompt_tokens"), expected, "usage.prompt_tokens (tokens of every input)",
+                 reply.exchange)
+    expect_equal(reply.usage.get("total_tokens"), expected, "usage.total_tokens", reply.exchange)
+
+
+@step("the embeddings response names the model {model}")
+def step_response_names_model(context: Any, model: str) -> None:
+    """The OpenAI answer's ``model`` is this name (the alias the server was given, when the request named none).
+
+        Then the embeddings response names the model smollm2
+    """
+    reply = last_reply(context)
+    expect(reply.route.openai_compatible, f"{reply.route.phrase} answers carry no model; use /v1/embeddings")
+    expect_equal(reply.model, model, "model of the embeddings answer", reply.exchange)
+
+
+@step("the openai client raised {error_class:w}")
+def step_openai_client_raised(context: Any, error_class: str) -> None:
+    """The last openai-client request failed with this exception class (``BadRequestError``, ...).
+
+        Then the openai client raised BadRequestError
+    """
+    state = state_of(context)
+    error = state.results.values.get(OPENAI_ERROR_KEY)
+    exchange = state.results.last
+    expect(error is not None, f"the openai client raised nothing, expected {error_class}", exchange)
+    expect_equal(type(error).__name__, error_class, "exception raised by the openai client", exchange)
+
+
+@step('the response error message mentions "{text}"')
+def step_error_message_mentions(context: Any, text: str) -> None:
+    """The last answer is a JSON error whose ``error.message`` contains this text (case-insensitive).
+
+        Then the response error message mentions "pooling"
+    """
+    exchange = state_of(context).results.last
+    expect(exchange is not None, "no request was sent yet")
+    body = exchange.body
+    message = body.get("error", {}).get("message") if isinstance(body, dict) else None
+    expect(isinstance(message, str), "the answer has no error.message", exchange)
+    expect(text.lower() in message.lower(), f"error.message should mention {text!r}: {message!r}", exchange)

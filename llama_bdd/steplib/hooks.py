@@ -26,6 +26,7 @@ from .state import ScenarioState
 from .suite import Suite
 
 FRESH_SERVER_TAG = "fresh_server"
+KNOWN_BUG_TAG = "known_bug"
 REQUIRES_PREFIX = "requires."
 MODEL_PREFIX = "model."
 
@@ -53,6 +54,9 @@ def before_scenario(context: Any, scenario: Any) -> None:
     context.state = ScenarioState(name=scenario.name, workdir=suite.new_scenario_dir(scenario.name),
                                   fresh_server=needs_fresh_server(scenario))
     reason = skip_reason(suite, scenario.effective_tags)
+    if reason is None and KNOWN_BUG_TAG in scenario.effective_tags and not suite.run_known_bugs:
+        reason = (f"@{KNOWN_BUG_TAG}: this scenario documents a server bug, described above it in "
+                  f"{scenario.location}; run it with -D known_bugs=run")
     if reason:
         lifecycle.skip_scenario(context, reason)
 

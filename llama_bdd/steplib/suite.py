@@ -8,6 +8,7 @@ userdata                   environment                  meaning
 server_args                LLAMA_SERVER_ARGS            extra llama-server arguments, e.g. "--threads 2"
 server_threads             LLAMA_BDD_SERVER_THREADS     --threads for every server (parallel workers set it)
 reuse_servers              LLAMA_BDD_REUSE_SERVERS      "no" starts a fresh server for every scenario
+known_bugs                 LLAMA_BDD_KNOWN_BUGS         "run" runs the @known_bug scenarios instead of skipping them
 server_url                 LLAMA_BDD_SERVER_URL         test an already-running server; start none
 preserve                   LLAMA_BDD_PRESERVE           "failed" keeps temp dirs of failed scenarios, "all" all
 workdir                    LLAMA_BDD_WORKDIR            where per-scenario temp dirs are made
@@ -54,6 +55,7 @@ class Suite:
     debug: bool
     server_threads: int | None = None
     reuse_servers: bool = True
+    run_known_bugs: bool = False
     loop: BackgroundLoop = field(default_factory=BackgroundLoop)
     pool: ServerPool = field(default_factory=ServerPool)
     scenario_count: int = 0
@@ -87,6 +89,7 @@ class Suite:
             debug=setting("debug", "DEBUG") in ("ON", "on", "1", "true", "yes"),
             server_threads=int(setting("server_threads", "LLAMA_BDD_SERVER_THREADS", "0")) or None,
             reuse_servers=setting("reuse_servers", "LLAMA_BDD_REUSE_SERVERS", "yes") not in ("no", "0", "false"),
+            run_known_bugs=setting("known_bugs", "LLAMA_BDD_KNOWN_BUGS", "skip") == "run",
         )
 
     def injected_flags(self) -> list[Flag]:

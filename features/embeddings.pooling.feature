@@ -1,0 +1,70 @@
+@server @embeddings @pooling
+Feature: Embedding pooling
+  How the server pools token vectors into one decides what it can answer. The default model is a causal
+  chat model whose pooling is none: native /embedding then returns one vector per token, and OpenAI
+  /v1/embeddings refuses with 400. --pooling mean, last or cls makes the answers OpenAI-compatible.
+
+  Scenario: Without pooling, native /embedding gives one vector per token and /v1/embeddings refuses
+    Given a server listening on localhost:8080
+    And   a model file default
+    And   1 slots
+    And   256 KV cache size
+    And   embeddings extraction
+    Then  the server is starting
+    When  "What is the capital of France ?" is embedded through POST /embedding
+    Then  there is one embedding per prompt token
+    And   every embedding has the model's embedding size
+    And   every embedding is non-zero
+    When  "What is the capital of France ?" is sent for embedding through POST /v1/embeddings
+    Then  the response status is 400
+    And   the response field error.type is invalid_request_error
+    And   the response error message mentions "pooling"
+    When  "What is the capital of France ?" is sent for embedding through the openai client
+    Then  the openai client raised BadRequestError
+    And   the response status is 400
+
+  @requires.pooling
+  Scenario Outline: --pooling <pooling> gives OpenAI-compatible embeddings
+    Given a server listening on localhost:8080
+    And   a model file default
+    And   a model alias smollm2
+    And   1 slots
+    And   256 KV cache size
+    And   embeddings extraction
+    And   the server option --pooling set to <pooling>
+    Then  the server is starting
+    When  these inputs are embedded through the openai client with encoding_format float:
+      | input                            |
+      | What is the capital of France ?  |
+      | I like to eat apples.            |
+    Then  one embedding is returned per input, in input order
+    And   every embedding has the model's embedding size
+    And   every embedding is non-zero
+    And   every embedding is L2-normalised
+    And   embeddings 0 and 1 are different
+    And   the embeddings usage counts the prompt tokens of every input
+    And   the embeddings response names the model smollm2
+    When  "What is the capital of France ?" is embedded through POST /embedding
+    Then  one embedding is returned per input, in input order
+    And   every embedding is L2-normalised
+
+    Examples:
+      | pooling |
+      | mean    |
+      | last    |
+      | cls     |
+
+  # b11434 aborts while loading (GGML_ASSERT(ggml_can_mul_mat(a, b)) in build_pooling) when mean pooling
+  # meets a slot count that does not divide the micro-batch (512): 3 slots fail, 1, 2 and 4 start. Skipped
+  # (with this reason) until the server is fixed.
+  @requires.pooling @known_bug
+  Scenario: A mean-pooling server starts with three slots
+    Given a server listening on localhost:8080
+    And   a model file default
+    And   3 slots
+    And   768 KV cache size
+    And   embeddings extraction
+    And   the server option --pooling set to mean
+    Then  the server is starting
+    When  "What is the capital of France ?" is embedded through POST /v1/embeddings
+    Then  one embedding is returned per input, in input order

@@ -1,0 +1,126 @@
+"""Reranking: ``/rerank`` and ``/v1/rerank`` (Jina format) with a reranking model.
+
+Reranking needs a model trained for it (e.g. bge-reranker-v2-m3); the default model is a chat model. Name
+one with ``LLAMA_BDD_RERANK_MODEL`` (a path, or a file in ``LLAMA_BDD_MODELS_DIR``); without it, scenarios
+that need one are skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from llama_bdd.harness.http import Exchange
+from llama_bdd.harness.models import model_search_dirs, resolve_model_file
+
+from . import server  # noqa: F401 - server configuration steps first
+from .core import expect, expect_equal, expect_status, state_of, step
+from .lifecycle import skip_scenario, suite_of
+from .state import CORS_TEST_ORIGIN
+
+RERANK_MODEL_ENV = "LLAMA_BDD_RERANK_MODEL"
+RERANK_KEY = "rerank_reply"
+
+
+@dataclass
+class RerankReply:
+    documents: list[str]
+    top_n: int
+    exchange: Exchange
+
+
+def last_rerank(context: Any) -> RerankReply:
+    reply = state_of(context).results.values.get(RERANK_KEY)
+    expect(isinstance(reply, RerankReply), "nothing was reranked: add 'When the query ... is reranked ...' first")
+    return reply
+
+
+@step("a reranking model")
+def step_reranking_model(context: Any) -> None:
+    """Serve the reranking model named by ``LLAMA_BDD_RERANK_MODEL``, with ``--rerank``; skip the scenario,
+    saying why, when none is named.
+
+        Given a reranking model
+    """
+    name = os.environ.get(RERANK_MODEL_ENV, "").strip()
+    if not name:
+        skip_scenario(context, f"no reranking model: set {RERANK_MODEL_ENV} to a reranker GGUF (a path, or a "
+                               f"file in LLAMA_BDD_MODELS_DIR), e.g. bge-reranker-v2-m3; the default model "
+                               f"is a chat model and cannot rerank")
+        return
+    state = state_of(context)
+    state.config.model_file = resolve_model_file(name, model_search_dirs(suite_of(context).model_dirs()))
+    state.config.options["--rerank"] = None
+
+
+@step('the query "{query}" is reranked against these documents through {path}:')
+def step_rerank(context: Any, query: str, path: str) -> None:
+    """Rank the table's documents (column ``document``) for the query; request fields (``top_n``) are sent too.
+
+        When the query "What is a panda?" is reranked against these documents through /v1/rerank:
+          | document                                          |
+          | hi                                                |
+          | The giant panda is a bear species endemic to China. |
+    """
+    expect(context.table is not None and "document" in context.table.headings,
+           "this step needs a table with a 'document' column")
+    state = state_of(context)
+    documents = [row["document"] for row in context.table]
+    body = {"query": query, "documents": documents, **state.request.fields}
+    if state.request.model is not None:
+        body["model"] = state.request.model
+    exchange = state.client().post(path, body, headers={"Origin": CORS_TEST_ORIGIN, **state.request.auth_headers()})
+    state.results.last = exchange
+    expect_status(exchange, 200)
+    top_n = int(state.request.fields.get("top_n", len(documents)))
+    state.results.values[RERANK_KEY] = RerankReply(documents, top_n, exchange)
+
+
+@step("one relevance score is returned per document, best first")
+def step_scores_per_document(context: Any) -> None:
+    """``results`` lists each document (``index``) once, at most ``top_n`` of them, by falling ``relevance_score``.
+
+        Then one relevance score is returned per document, best first
+    """
+    reply = last_rerank(context)
+    body = reply.exchange.body
+    expect_equal(body.get("object"), "list", "object of the rerank answer", reply.exchange)
+    results = body.get("results")
+    expect(isinstance(results, list), "the rerank answer has no 'results' list", reply.exchange)
+    expect_equal(len(results), min(reply.top_n, len(reply.documents)), "number of results (top_n or one per "
+                 "document)", reply.exchange)
+    indexes = [item.get("index") for item in results]
+    expect(len(set(indexes)) == len(indexes) and all(i in range(len(reply.documents)) for i in indexes),
+           f"result indexes should be distinct document numbers, got {indexes}", reply.exchange)
+    scores = [item.get("relevance_score") for item in results]
+    expect(all(isinstance(score, (int, float)) for score in scores), "every result needs a relevance_score",
+           reply.exchange)
+    expect(scores == sorted(scores, reverse=True), f"results should be sorted best first: {scores}", reply.exchange)
+
+
+@step("the most relevant document is document {index:d}")
+def step_most_relevant(context: Any, index: int) -> None:
+    """The first result is the document in this table row (0-based).
+
+        Then the most relevant document is document 1
+    """
+    reply = last_rerank(context)
+    results = reply.exchange.body.get("results") or []
+    expect(bool(results), "the rerank answer has no results", reply.exchange)
+    expect_equal(results[0].get("index"), index,
+                 f"index of the most relevant document ({reply.documents[index]!r} expected)", reply.exchange)
+
+
+@step("the rerank usage counts the prompt tokens")
+def step_rerank_usage(context: Any) -> None:
+    """``usage.prompt_tokens`` is positive and equals ``usage.total_tokens``.
+
+        Then the rerank usage counts the prompt tokens
+    """
+    reply = last_rerank(context)
+    usage = reply.exchange.body.get("usage") or {}
+    prompt_tokens = usage.get("prompt_tokens")
+    expect(isinstance(prompt_tokens, int) and prompt_tokens > 0, f"usage.prompt_tokens should be positive: {usage}",
+           reply.exchange)
+    expect_equal(usage.get("total_tokens"), prompt_tokens, "usage.total_tokens", reply.exchange)

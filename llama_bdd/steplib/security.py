@@ -1,0 +1,227 @@
+"""API-key security: which endpoints ask for a key, how a key may be sent, and that keys never leak.
+
+llama-server (``--api-key K1,K2`` or repeated steps ``a server api key ...``) takes the key from
+``Authorization`` (the ``Bearer`` prefix is optional), or from ``X-Api-Key`` when ``Authorization`` is
+absent, and answers 401 ``authentication_error`` otherwise. ``/health`` and ``/v1/health`` (and the web UI's
+own files) are public.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+
+from llama_bdd.harness.http import Exchange
+
+from . import chat, embeddings  # noqa: F401 - their phrases first (api keys, openai errors)
+from .core import expect, expect_status, failure_report, state_of, step
+from .state import CORS_TEST_ORIGIN
+
+ANSWERS_KEY = "endpoint_answers"
+OPENAI_OUTCOMES_KEY = "openai_outcomes"
+
+
+# ----------------------------------------------------------------------------------------------
+# credentials
+# ----------------------------------------------------------------------------------------------
+
+def credential_headers(credentials: str) -> dict[str, str]:
+    """Headers for a phrase such as ``the key K``, ``the key K in X-Api-Key``, ``an empty key``, ``no key``."""
+    text = credentials.strip()
+    if text == "no key":
+        return {}
+    if text == "an empty key":
+        return {"Authorization": "Bearer "}
+    if text.startswith("the key "):
+        key = text[len("the key "):]
+        for suffix, header in ((" in X-Api-Key", "X-Api-Key"), (" without the Bearer prefix", "Authorization")):
+            if key.endswith(suffix):
+                return {header: key[: -len(suffix)]}
+        return {"Authorization": f"Bearer {key}"}
+    raise AssertionError(f"unknown credentials '{credentials}': say 'the key K', 'the key K in X-Api-Key', "
+                         f"'the key K without the Bearer prefix', 'an empty key' or 'no key'")
+
+
+@dataclass
+class EndpointAnswer:
+    method: str
+    path: str
+    exchange: Exchange
+
+
+def endpoint_answers(context: Any) -> list[EndpointAnswer]:
+    answers = state_of(context).results.values.get(ANSWERS_KEY)
+    expect(bool(answers), "no endpoint was called: add 'When these endpoints are called with ...:' first")
+    return answers
+
+
+# ----------------------------------------------------------------------------------------------
+# steps
+# ----------------------------------------------------------------------------------------------
+
+@step("these endpoints are called with {credentials}:")
+def step_endpoints_called_with(context: Any, credentials: str) -> None:
+    """Call every endpoint of the table (columns ``method``, ``path``, optional ``body``) with these credentials.
+
+    Credentials: ``the key K`` (``Authorization: Bearer K``), ``the key K in X-Api-Key``, ``the key K without
+    the Bearer prefix``, ``an empty key`` (``Authorization: Bearer `` with nothing after), ``no key``.
+
+        When these endpoints are called with the key llama.cpp:
+          | method | path       | body                 |
+          | POST   | /tokenize  | {"content": "hello"} |
+          | GET    | /props     |                      |
+    """
+    expect(context.table is not None and {"method", "path"} <= set(context.table.headings),
+           "this step needs a table with columns method, path and optionally body")
+    state = state_of(context)
+    headers = {"Origin": CORS_TEST_ORIGIN, **credential_headers(credentials)}
+    answers = []
+    for row in context.table:
+        body = row["body"].strip() if "body" in context.table.headings else ""
+        exchange = state.client().request(row["method"].upper(), row["path"], raw_body=body or None,
+                                          headers=headers)
+        answers.append(EndpointAnswer(row["method"].upper(), row["path"], exchange))
+    state.results.values[ANSWERS_KEY] = answers
+    state.results.last = answers[-1].exchange
+
+
+@step("every endpoint answers 401 authentication_error")
+def step_every_endpoint_401(context: Any) -> None:
+    """Each answer is HTTP 401, JSON ``error.type`` ``authentication_error`` and ``error.code`` 401.
+
+        Then every endpoint answers 401 authentication_error
+    """
+    failures = []
+    for answer in endpoint_answers(context):
+        exchange = answer.exchange
+        error = _json_error(exchange)
+        if exchange.status != 401 or error.get("type") != "authentication_error" or error.get("code") != 401:
+            failures.append(f"{answer.method} {answer.path}: HTTP {exchange.status or 'none'}, "
+                            f"error {json.dumps(error) if error else 'none'}\n{exchange.describe(600)}")
+    expect(not failures, "expected 401 authentication_error from every endpoint:\n" + "\n".join(failures))
+
+
+@step("every endpoint answers 200 without an error")
+def step_every_endpoint_200(context: Any) -> None:
+    """Each answer is HTTP 200 and, when JSON, carries no ``error`` object (no error passed off as success).
+
+        Then every endpoint answers 200 without an error
+    """
+    failures = []
+    for answer in endpoint_answers(context):
+        exchange = answer.exchange
+        if exchange.status != 200 or _json_error(exchange):
+            failures.append(f"{answer.method} {answer.path}: HTTP {exchange.status or 'none'}\n"
+                            f"{exchange.describe(600)}")
+    expect(not failures, "expected 200 without an error from every endpoint:\n" + "\n".join(failures))
+
+
+def _json_error(exchange: Exchange) -> dict[str, Any]:
+    try:
+        body = json.loads(exchange.response_text)
+    except ValueError:
+        return {}
+    error = body.get("error") if isinstance(body, dict) else None
+    return error if isinstance(error, dict) else ({"error": error} if error else {})
+
+
+OPENAI_CALLS = {
+    "chat completions": lambda client, model: client.chat.completions.with_raw_response.create(
+        model=model, messages=[{"role": "user", "content": "Hi"}], max_tokens=1),
+    "completions": lambda client, model: client.completions.with_raw_response.create(
+        model=model, prompt="Hi", max_tokens=1),
+    "embeddings": lambda client, model: client.embeddings.with_raw_response.create(
+        model=model, input="Hi", encoding_format="float"),
+    "models": lambda client, model: client.models.with_raw_response.list(),
+}
+
+
+@step("the openai client calls {apis}")
+def step_openai_client_calls(context: Any, apis: str) -> None:
+    """Call these OpenAI APIs through the openai client, with the user API key; keep what each did.
+
+    APIs: ``chat completions``, ``completions``, ``embeddings``, ``models`` (comma or "and" separated).
+
+        When the openai client calls chat completions, completions, embeddings and models
+    """
+    names = [name.strip() for name in apis.replace(" and ", ",").split(",") if name.strip()]
+    unknown = [name for name in names if name not in OPENAI_CALLS]
+    expect(not unknown, f"unknown openai API {unknown}: use {', '.join(OPENAI_CALLS)}")
+    state = state_of(context)
+    client = chat.openai_client(state.client().base_url, state.request.user_api_key)
+    model = embeddings.client_model(context)
+    outcomes: dict[str, tuple[str | None, Exchange | None]] = {}
+    for name in names:
+        try:
+            raw = OPENAI_CALLS[name](client, model)
+            response, error_name = raw.http_response, None
+        except openai.APIStatusError as error:
+            response, error_name = error.response, type(error).__name__
+        except openai.APIConnectionError as error:
+            raise AssertionError(f"the openai client could not reach the server for {name}: {error}") from None
+        exchange = embeddings.exchange_of_client_response(response, state.request.user_api_key)
+        state.results.background.append(exchange)
+        outcomes[name] = (error_name, exchange)
+    state.results.values[OPENAI_OUTCOMES_KEY] = outcomes
+
+
+def _openai_outcomes(context: Any) -> dict[str, tuple[str | None, Exchange | None]]:
+    outcomes = state_of(context).results.values.get(OPENAI_OUTCOMES_KEY)
+    expect(bool(outcomes), "the openai client called nothing: add 'When the openai client calls ...' first")
+    return outcomes
+
+
+@step("each openai client call raised {error_class:w}")
+def step_each_openai_call_raised(context: Any, error_class: str) -> None:
+    """Every call of the last ``the openai client calls ...`` raised this exception class.
+
+    For ``AuthenticationError`` the answer must also be 401 with ``error.type`` ``authentication_error``.
+
+        Then each openai client call raised AuthenticationError
+    """
+    failures = []
+    for name, (error_name, exchange) in _openai_outcomes(context).items():
+        error = _json_error(exchange)
+        wrong_type = error_class == "AuthenticationError" and (
+            exchange.status != 401 or error.get("type") != "authentication_error")
+        if error_name != error_class or wrong_type:
+            failures.append(f"{name}: raised {error_name or 'nothing'}\n{exchange.describe(600)}")
+    expect(not failures, f"expected every openai client call to raise {error_class}:\n" + "\n".join(failures))
+
+
+@step("each openai client call succeeded")
+def step_each_openai_call_succeeded(context: Any) -> None:
+    """Every call of the last ``the openai client calls ...`` got a 200 answer.
+
+        Then each openai client call succeeded
+    """
+    failures = [f"{name}: raised {error_name}\n{exchange.describe(600)}"
+                for name, (error_name, exchange) in _openai_outcomes(context).items() if error_name is not None]
+    expect(not failures, "expected every openai client call to succeed:\n" + "\n".join(failures))
+    for name, (_, exchange) in _openai_outcomes(context).items():
+        expect_status(exchange, 200)
+
+
+@step("the API key {key} appears nowhere in what the suite reports")
+def step_key_not_reported(context: Any, key: str) -> None:
+    """The key is masked in everything the suite prints: the server command line and log (whose first line
+    is the command), every request rendered as curl, and the failure report a failing step would show.
+
+        Then the API key llama.cpp appears nowhere in what the suite reports
+    """
+    state = state_of(context)
+    texts: dict[str, str] = {}
+    if state.server is not None:
+        texts["server command line"] = state.server.command.render()
+        texts["server log"] = state.server.log_path.read_text(errors="replace")
+    for number, exchange in enumerate(state.exchanges()):
+        texts[f"request {number} ({exchange.method} {exchange.url})"] = exchange.describe(limit=10**6)
+    texts["failure report"] = failure_report(context, "(probe)")
+    expect(len(texts) > 2, "nothing was sent yet: call the server with the key first")
+    leaks = [where for where, text in texts.items() if key in text]
+    expect(not leaks, f"the API key appears in: {', '.join(leaks)}")
+    masked = [where for where, text in texts.items() if "***" in text]
+    expect(bool(masked), "the key is masked nowhere: did the scenario send or configure it at all?")
