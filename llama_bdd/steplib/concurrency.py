@@ -50,7 +50,7 @@ def queued_prompts(context: Any) -> list[str]:
 
 @step("concurrent completion requests")
 def step_concurrent_completions(context: Any) -> None:
-    """Send every queued prompt to ``/completion`` at once, in the background.
+    """Send every queued prompt to ``/completion`` at once, in the background (streamed if streaming is enabled).
 
         Given concurrent completion requests
     """

@@ -7,6 +7,9 @@ from typing import Any
 
 from . import server  # noqa: F401 - registers "a model file/alias" before "a model {model}"
 from .core import state_of, step
+from .tokenize import text_of_token_count
+
+LONG_PROMPT_FILLER = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt."
 
 
 @step("a prompt", "a prompt:")
@@ -19,6 +22,16 @@ def step_a_prompt_text(context: Any) -> None:
           \"\"\"
     """
     state_of(context).request.prompts.append(context.text)
+
+
+# registered before "a prompt {prompt}", which would otherwise take "a prompt of 300 tokens" as a prompt text
+@step("a prompt of {n_tokens:d} tokens")
+def step_a_prompt_of_n_tokens(context: Any, n_tokens: int) -> None:
+    """Queue a filler text that the running server tokenizes into exactly N prompt tokens.
+
+        Given a prompt of 300 tokens
+    """
+    state_of(context).request.prompts.append(text_of_token_count(context, n_tokens, LONG_PROMPT_FILLER))
 
 
 @step("a prompt {prompt}")
@@ -68,7 +81,7 @@ def step_max_tokens(context: Any, max_tokens: int) -> None:
 
 @step("streaming is {enable_streaming}")
 def step_streaming(context: Any, enable_streaming: str) -> None:
-    """Stream responses as server-sent events or not.
+    """Stream responses as server-sent events or not (native and OpenAI-compatible requests alike).
 
         Given streaming is enabled
         Given streaming is disabled
