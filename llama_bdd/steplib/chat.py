@@ -18,6 +18,7 @@ from typing import Any
 import openai
 
 from llama_bdd.harness.http import DEFAULT_TIMEOUT, Exchange, async_request
+from llama_bdd.harness.timing import timed
 
 from . import completion  # noqa: F401 - request and completion steps first
 from .completion import last_completion
@@ -62,8 +63,17 @@ def chat_payload(draft: RequestDraft, user_prompt: str) -> dict[str, Any]:
     return payload
 
 
+class _TimedHttpClient(openai.DefaultHttpxClient):
+    """The openai client's HTTP client, counting its time as time spent waiting on the server."""
+
+    def send(self, *args: Any, **kwargs: Any) -> Any:
+        with timed("http"):
+            return super().send(*args, **kwargs)
+
+
 def openai_client(base_url: str, api_key: str | None, v1: bool = True) -> openai.OpenAI:
     return openai.OpenAI(base_url=f"{base_url}/v1" if v1 else base_url, api_key=api_key or NO_KEY,
+                         http_client=_TimedHttpClient(),
                          max_retries=0, timeout=OPENAI_TIMEOUT)
 
 

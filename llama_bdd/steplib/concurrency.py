@@ -7,6 +7,7 @@ import time
 from typing import Any, Callable
 
 from llama_bdd.harness.http import Exchange, async_request
+from llama_bdd.harness.timing import timed
 
 from . import chat
 from .completion import assert_n_tokens_predicted, completion_headers, completion_payload, native_completion
@@ -33,7 +34,8 @@ def gather_results(context: Any, timeout: float = GATHER_TIMEOUT) -> list[Any]:
     exchanges = []
     for request in pending:
         try:
-            exchange = request.future.result(timeout=max(0.1, deadline - time.monotonic()))
+            with timed("http"):
+                exchange = request.future.result(timeout=max(0.1, deadline - time.monotonic()))
         except concurrent.futures.TimeoutError:
             raise AssertionError(f"{request.describe} did not finish within {timeout:.0f}s") from None
         state.results.background.append(exchange)
