@@ -112,6 +112,13 @@ def _request_headers(headers: Mapping[str, str] | None, body: bytes | None) -> d
     return merged
 
 
+def loopback_session() -> requests.Session:
+    """A requests session that never routes through a proxy from the environment (nor looks one up)."""
+    session = requests.Session()
+    session.trust_env = False
+    return session
+
+
 class HttpClient:
     """Synchronous requests to one server; every exchange is kept in ``history``."""
 
@@ -119,7 +126,7 @@ class HttpClient:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.history: list[Exchange] = []
-        self._session = requests.Session()
+        self._session = loopback_session()
 
     def close(self) -> None:
         self._session.close()

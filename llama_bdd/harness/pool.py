@@ -12,6 +12,7 @@ from typing import Hashable
 
 import requests
 
+from .http import loopback_session
 from .process import ServerProcess
 
 
@@ -20,8 +21,9 @@ def is_reusable(server: ServerProcess, timeout: float = 5.0) -> bool:
     if not server.is_running():
         return False
     try:
-        health = requests.get(f"{server.base_url}/health", timeout=timeout)
-        slots = requests.get(f"{server.base_url}/slots", timeout=timeout)
+        with loopback_session() as session:
+            health = session.get(f"{server.base_url}/health", timeout=timeout)
+            slots = session.get(f"{server.base_url}/slots", timeout=timeout)
     except requests.RequestException:
         return False
     if health.status_code != 200:

@@ -26,6 +26,7 @@ import requests
 from .capabilities import Capabilities
 from .config import ServerConfig
 from .errors import HarnessError, ServerStartError
+from .http import loopback_session
 from .launch import Flag, LaunchCommand, build_launch_command, flag_value, passed_flags
 from .logs import LogReader
 from .timing import timed
@@ -91,7 +92,7 @@ class ServerProcess:
         started = time.monotonic()
         deadline = started + timeout
         last_answer = "no answer yet"
-        with requests.Session() as session:
+        with loopback_session() as session:
             while True:
                 if not self.is_running():
                     code = self.popen.returncode if self.popen else None

@@ -71,9 +71,15 @@ class _TimedHttpClient(openai.DefaultHttpxClient):
             return super().send(*args, **kwargs)
 
 
+_HTTP_CLIENT: _TimedHttpClient | None = None
+
+
 def openai_client(base_url: str, api_key: str | None, v1: bool = True) -> openai.OpenAI:
+    global _HTTP_CLIENT
+    if _HTTP_CLIENT is None:  # one for the run: each new one builds an SSL context, which is slow
+        _HTTP_CLIENT = _TimedHttpClient(trust_env=False)
     return openai.OpenAI(base_url=f"{base_url}/v1" if v1 else base_url, api_key=api_key or NO_KEY,
-                         http_client=_TimedHttpClient(),
+                         http_client=_HTTP_CLIENT,
                          max_retries=0, timeout=OPENAI_TIMEOUT)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import requests
 
-from llama_bdd.harness.http import HttpClient
+from llama_bdd.harness.http import HttpClient, loopback_session
 from llama_bdd.harness.process import launch_server, plan_launch
 
 from .core import state_of
@@ -102,9 +102,10 @@ def _attach_external(context: Any) -> bool:
 
 def external_mismatch(config: Any, base_url: str) -> str | None:
     """Why an external server cannot stand in for ``config`` (None when it can)."""
+    session = loopback_session()
     try:
-        props = requests.get(f"{base_url}/props", timeout=10)
-        health = requests.get(f"{base_url}/health", timeout=10)
+        props = session.get(f"{base_url}/props", timeout=10)
+        health = session.get(f"{base_url}/health", timeout=10)
     except requests.RequestException as error:
         return f"not reachable ({type(error).__name__}: {error})"
     if health.status_code != 200:
@@ -114,7 +115,7 @@ def external_mismatch(config: Any, base_url: str) -> str | None:
     info = props.json()
     if config.n_slots is not None and info.get("total_slots") != config.n_slots:
         return f"the scenario needs {config.n_slots} slots, the server has {info.get('total_slots')}"
-    if config.metrics and requests.get(f"{base_url}/metrics", timeout=10).status_code != 200:
+    if config.metrics and session.get(f"{base_url}/metrics", timeout=10).status_code != 200:
         return "the scenario needs --metrics, the server does not expose /metrics"
     unknowable = [name for name, wanted in (
         ("--api-key", config.api_keys), ("--n-predict", config.n_predict is not None),
