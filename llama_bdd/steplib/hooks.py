@@ -101,8 +101,6 @@ def after_scenario(context: Any, scenario: Any) -> None:
         if keep and state.server is not None:
             shutil.copy(state.server.log_path, state.workdir / "server.log")
         lifecycle.release_server(context, scenario_failed=failed)
-        for pending in state.results.pending:
-            pending.future.cancel()
         if state.http is not None:
             state.http.close()
     finally:

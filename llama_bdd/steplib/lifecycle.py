@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import hashlib
 import sys
 from typing import Any
@@ -15,6 +16,7 @@ from .core import state_of
 from .suite import Suite
 
 SKIPPED: list[str] = []
+CANCEL_TIMEOUT = 5.0
 
 
 def skip_scenario(context: Any, reason: str) -> None:
@@ -68,13 +70,21 @@ def start_server(context: Any) -> bool:
 
 
 def release_server(context: Any, scenario_failed: bool) -> None:
-    """End of scenario: hand a shareable server to the pool, stop every other one."""
+    """End of scenario: cancel what still runs, hand a shareable server to the pool, stop any other.
+
+    Requests still running are cancelled first: llama-server waits for open connections before it exits
+    on SIGTERM, so a stop with a request in flight would last until the request ends.
+    """
     state = state_of(context)
+    running = [pending.future for pending in state.results.pending if not pending.future.done()]
+    for future in running:
+        future.cancel()
+    if running:
+        concurrent.futures.wait(running, timeout=CANCEL_TIMEOUT)
     server = state.server
     if server is None:
         return
-    unfinished = any(not pending.future.done() for pending in state.results.pending)
-    if state.pool_key is not None and not scenario_failed and not unfinished and server.is_running():
+    if state.pool_key is not None and not scenario_failed and not running and server.is_running():
         suite_of(context).pool.release(state.pool_key, server)
     else:
         server.stop()
