@@ -17,6 +17,7 @@ Feature: Streamed native completion
     And   <n_predict> max tokens to predict
     And   the request field temperature is <temperature>
     And   the request field ignore_eos is true
+    And   the request field cache_prompt is false
     And   a completion request with no api error
     When  the completion request is sent again streamed
     Then  the last 2 completions are identical

@@ -18,13 +18,13 @@ Feature: Concurrent requests
   Scenario Outline: As many <kind> requests as slots run at once (streaming <streaming>)
     Given a prompt Write a very long story about AI.
     And   a prompt Write another very long music lyrics.
-    And   16 max tokens to predict
+    And   48 max tokens to predict
     And   streaming is <streaming>
     When  <requests>
     Then  the server is busy
     Then  the server is idle
     And   all slots are idle
-    And   all prompts are predicted with 16 tokens
+    And   all prompts are predicted with 48 tokens
 
     Examples:
       | kind          | streaming | requests                                  |
@@ -39,19 +39,19 @@ Feature: Concurrent requests
     And   a prompt Write another a poem.
     And   a prompt What is an LLM?
     And   a prompt The sky is blue and I love it.
-    And   12 max tokens to predict
+    And   32 max tokens to predict
     When  concurrent completion requests
     Then  the server is busy
     Then  the server is idle
-    And   all prompts are predicted with 12 tokens
+    And   all prompts are predicted with 32 tokens
 
   Scenario: More OAI streams than slots wait in the queue and all complete
     Given a prompt Write a very long book.
     And   a prompt Write another a poem.
     And   a prompt What is an LLM?
-    And   16 max tokens to predict
+    And   48 max tokens to predict
     And   streaming is enabled
     When  concurrent OAI completions requests
     Then  the server is busy
     Then  the server is idle
-    And   all prompts are predicted with 16 tokens
+    And   all prompts are predicted with 48 tokens

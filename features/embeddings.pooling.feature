@@ -1,15 +1,17 @@
 @server @embeddings @pooling
 Feature: Embedding pooling
-  How the server pools token vectors into one decides what it can answer. The default model is a causal
-  chat model whose pooling is none: native /embedding then returns one vector per token, and OpenAI
-  /v1/embeddings refuses with 400. --pooling mean, last or cls makes the answers OpenAI-compatible.
+  How the server pools token vectors into one decides what it can answer. With pooling none (the default
+  of causal chat models such as the default one; set explicitly here) native /embedding returns one
+  vector per token, and OpenAI /v1/embeddings refuses with 400. --pooling mean, last or cls makes the answers OpenAI-compatible.
 
+  @requires.pooling
   Scenario: Without pooling, native /embedding gives one vector per token and /v1/embeddings refuses
     Given a server listening on localhost:8080
     And   a model file default
     And   1 slots
     And   256 KV cache size
     And   embeddings extraction
+    And   the server option --pooling set to none
     Then  the server is starting
     When  "What is the capital of France ?" is embedded through POST /embedding
     Then  there is one embedding per prompt token

@@ -54,8 +54,8 @@ Feature: Prometheus metrics
     And   the metric llamacpp:requests_processing becomes 1
     And   the metric llamacpp:requests_deferred becomes 1
     Then  all prompts are predicted with 128 tokens
-    And   the metric llamacpp:requests_processing is 0
-    And   the metric llamacpp:requests_deferred is 0
+    And   the metric llamacpp:requests_processing becomes 0
+    And   the metric llamacpp:requests_deferred becomes 0
 
   Scenario: The original suite's completion followed by the metrics check
     Given a prompt I believe the meaning of life is

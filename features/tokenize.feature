@@ -17,13 +17,25 @@ Feature: Tokenization and chat templates
       <text>
       """
     Then tokens can be detokenize
-    And  tokenizing with add_special adds at most the BOS token
 
     Examples:
       | text                                        |
       | What is the capital of France ?             |
       | Numbers 12345, symbols #@! and   spaces     |
       | Unicode 媽 and emoji 🤗                     |
+
+  # Tokenizers differ in the special tokens they add (BERT-style ones add two): model-specific.
+  Scenario Outline: Special tokens add at most a BOS token: <text>
+    When tokenizing:
+      """
+      <text>
+      """
+    Then tokenizing with add_special adds at most the BOS token
+
+    @model.smollm2-135m
+    Examples: SmolLM2 adds no more than a BOS
+      | text                            |
+      | What is the capital of France ? |
 
   Scenario: Tokens with pieces spell the text and carry the plain ids
     When tokenizing with pieces:

@@ -2,6 +2,7 @@
 
 from llama_bdd.steplib.cache import NamedPrompt
 from llama_bdd.steplib.cache_disk import _whole_log_of, lines_naming
+from llama_bdd.steplib.state import ScenarioState
 
 
 def test_named_prompts_become_request_prompts():
@@ -24,5 +25,6 @@ def test_a_failed_start_is_judged_by_its_whole_log(tmp_path):
     log = tmp_path / "server-001.log"
     log.write_text("error: /w/file is not a directory\n" + "noise\n" * 100)
     failure = f"ServerStartError: llama-server exited with code 1.\nlast 40 lines of the server log {log}:\nnoise\n"
-    assert "error: /w/file is not a directory" in _whole_log_of(failure)
-    assert _whole_log_of("no log named here") == "no log named here"
+    state = ScenarioState(name="x", workdir=tmp_path, server_logs=[log])
+    assert "error: /w/file is not a directory" in _whole_log_of(state, failure)
+    assert _whole_log_of(ScenarioState(name="y", workdir=tmp_path), "no log here") == "no log here"

@@ -15,8 +15,9 @@ def test_split_jobs():
 def test_split_paths_keeps_option_values(tmp_path):
     feature = tmp_path / "a.feature"
     feature.write_text("Feature: a\n")
-    paths, options = split_paths(["-D", "preserve=failed", "--tags", "@slots", str(feature), "-f", "plain", str(tmp_path)])
-    assert paths == [str(feature), str(tmp_path)]
+    paths, options = split_paths(["-D", "preserve=failed", "--tags", "@slots", str(feature), "-f", "plain", str(tmp_path),
+                                  f"{feature}:3"])
+    assert paths == [str(feature), str(tmp_path), f"{feature}:3"]
     assert options == ["-D", "preserve=failed", "--tags", "@slots", "-f", "plain"]
 
 

@@ -27,7 +27,7 @@ class ServerConfig:
     continuous_batching: bool = False
     embeddings: bool = False
     metrics: bool = False
-    api_keys: list[str] = field(default_factory=list)
+    api_keys: list[str] = field(default_factory=list, repr=False)  # secrets: never printed
     verbose: bool = False
     options: dict[str, str | None] = field(default_factory=dict)
     extra_args: list[str] = field(default_factory=list)

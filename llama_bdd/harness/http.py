@@ -51,6 +51,7 @@ class Exchange:
     error: str | None = None
     elapsed: float = 0.0
     events: list[SseEvent] | None = None  # set for streamed (text/event-stream) responses
+    started_at: float = field(default_factory=time.monotonic)  # orders exchanges from every client
 
     def header(self, name: str) -> str | None:
         for key, value in self.response_headers.items():
@@ -112,6 +113,17 @@ def _request_headers(headers: Mapping[str, str] | None, body: bytes | None) -> d
     return merged
 
 
+def _read_within(response: requests.Response, deadline: float) -> bytes:
+    """The whole body, unless it is still coming at ``deadline`` (a per-read timeout alone would not stop
+    a server that keeps streaming tokens)."""
+    chunks = []
+    for chunk in response.iter_content(chunk_size=65536):
+        chunks.append(chunk)
+        if time.monotonic() > deadline:
+            raise requests.Timeout("the answer was still arriving when the request's time limit ran out")
+    return b"".join(chunks)
+
+
 def loopback_session() -> requests.Session:
     """A requests session that never routes through a proxy from the environment (nor looks one up)."""
     session = requests.Session()
@@ -143,12 +155,13 @@ class HttpClient:
         exchange = Exchange(method=method, url=url, request_headers=headers, request_body=body)
         started = time.monotonic()
         try:
+            limit = timeout or self.timeout
             with timed("http"):
-                response = self._session.request(method, url, data=body, headers=headers,
-                                                 timeout=timeout or self.timeout, stream=True)
+                response = self._session.request(method, url, data=body, headers=headers, timeout=limit,
+                                                 stream=True)
                 exchange.status = response.status_code
                 exchange.response_headers = dict(response.headers)
-                raw = response.content
+                raw = _read_within(response, started + limit)
             response.close()
             exchange.response_text = raw.decode("utf-8", errors="replace")
             if "text/event-stream" in response.headers.get("Content-Type", ""):

@@ -89,8 +89,9 @@ class LaunchCommand:
     """The final argv of a llama-server, remembering which tokens the harness injected."""
 
     binary: str
-    injected: list[str] = field(default_factory=list)
-    user: list[str] = field(default_factory=list)
+    # repr=False: these may hold an API key; render() masks it
+    injected: list[str] = field(default_factory=list, repr=False)
+    user: list[str] = field(default_factory=list, repr=False)
     # required flags the binary lacks; a non-empty list means the scenario cannot run on this binary
     unsupported: list[str] = field(default_factory=list)
     # injected flags dropped because the user passed the same flag

@@ -8,7 +8,7 @@ kept; the least recently used one is stopped to make room.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Hashable
+from typing import Hashable, Mapping
 
 import requests
 
@@ -16,19 +16,19 @@ from .http import loopback_session
 from .process import ServerProcess
 
 
-def is_reusable(server: ServerProcess, timeout: float = 5.0) -> bool:
-    """Running, healthy, and no slot busy with an earlier request."""
+def is_reusable(server: ServerProcess, headers: Mapping[str, str] | None = None, timeout: float = 5.0) -> bool:
+    """Running, healthy, and no slot busy with an earlier request (``headers`` carry an API key if needed)."""
     if not server.is_running():
         return False
     try:
         with loopback_session() as session:
             health = session.get(f"{server.base_url}/health", timeout=timeout)
-            slots = session.get(f"{server.base_url}/slots", timeout=timeout)
-    except requests.RequestException:
+            slots = session.get(f"{server.base_url}/slots", headers=headers, timeout=timeout)
+        listing = slots.json() if slots.status_code == 200 else None
+    except (requests.RequestException, ValueError):
         return False
     if health.status_code != 200:
         return False
-    listing = slots.json() if slots.status_code == 200 else None
     if isinstance(listing, list):  # /slots may be disabled (--no-slots) or protected; health alone then
         return not any(slot.get("is_processing") for slot in listing)
     return True
@@ -40,11 +40,11 @@ class ServerPool:
         self._idle: OrderedDict[Hashable, ServerProcess] = OrderedDict()
         self.reuses = 0
 
-    def acquire(self, key: Hashable) -> ServerProcess | None:
+    def acquire(self, key: Hashable, headers: Mapping[str, str] | None = None) -> ServerProcess | None:
         server = self._idle.pop(key, None)
         if server is None:
             return None
-        if not is_reusable(server):
+        if not is_reusable(server, headers):
             server.stop(timeout=5)
             return None
         self.reuses += 1

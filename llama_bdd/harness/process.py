@@ -48,17 +48,21 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+# loaded here, in the parent: the child may only make the prctl call (no dlopen between fork and exec)
+_LIBC = ctypes.CDLL("libc.so.6", use_errno=True) if sys.platform.startswith("linux") else None
+_PR_SET_PDEATHSIG = 1
+
+
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    if sys.platform.startswith("linux"):
-        PR_SET_PDEATHSIG = 1
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if _LIBC is not None:
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 @dataclass
 class ServerProcess:
     """One llama-server started by this harness."""
 
-    command: LaunchCommand
+    command: LaunchCommand = field(repr=False)  # may hold an API key; command.render() masks it
     port: int
     log_path: Path
     env: dict[str, str] | None = None
@@ -124,28 +128,47 @@ class ServerProcess:
             return self._stop(timeout)
 
     def _stop(self, timeout: float) -> int | None:
-        if self.popen.poll() is None:
+        # The leader is reaped last: until then its pid, which is also the group id, cannot be reused,
+        # so the SIGKILL to the group can only reach this server and what it spawned.
+        if self.popen.returncode is None:
             try:
-                self.popen.send_signal(signal.SIGTERM)
-                self.popen.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
+                os.kill(self.popen.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            if not self._exited(timeout):
                 self._kill_group()
-                self.popen.wait(timeout=10)
-        self._kill_group()  # anything the server itself spawned
+                self._exited(10)
+            self._kill_group()  # anything the server itself spawned
+            self.popen.wait(timeout=10)
         self.exit_code = self.popen.returncode
         _LIVE.pop(self.popen.pid, None)
         return self.exit_code
 
     def kill(self) -> None:
         """Abrupt stop (``kill -9``), as a crash would do it."""
-        if self.popen is not None and self.popen.poll() is None:
+        if self.popen is not None and self.popen.returncode is None:
             self._kill_group()
             self.popen.wait(timeout=10)
             self.exit_code = self.popen.returncode
         if self.popen is not None:
             _LIVE.pop(self.popen.pid, None)
 
+    def _exited(self, timeout: float) -> bool:
+        """Wait (bounded) until the leader has exited, without reaping it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                if os.waitid(os.P_PID, self.popen.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is not None:
+                    return True
+            except ChildProcessError:
+                return True  # already reaped
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+
     def _kill_group(self) -> None:
+        if self.popen.returncode is not None:
+            return  # reaped: the group id may already belong to someone else
         try:
             os.killpg(self.popen.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

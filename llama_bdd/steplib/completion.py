@@ -409,6 +409,8 @@ def step_previous_prompt_cached(context: Any) -> None:
     common = 0
     while common < min(len(old), len(new)) and old[common] == new[common]:
         common += 1
+    expect(common > 0, "the two prompts share no token, so nothing could come from the cache: "
+                       "give them a common beginning")
     cached = native_body(current)["timings"]["cache_n"]
     expected = min(common, len(new) - 1)
     expect(cached >= expected, f"timings.cache_n is {cached}; the two prompts share {common} tokens, so at "

@@ -29,15 +29,16 @@ def send_in_background(context: Any, path: str, payload: Any, headers: dict[str,
 def gather_results(context: Any, timeout: float = GATHER_TIMEOUT) -> list[Any]:
     """Wait for every background request (bounded) and convert each answer; they are then no longer pending."""
     state = state_of(context)
-    pending, state.results.pending = state.results.pending, []
     deadline = time.monotonic() + timeout
     exchanges = []
-    for request in pending:
+    for request in list(state.results.pending):
         try:
             with timed("http"):
                 exchange = request.future.result(timeout=max(0.1, deadline - time.monotonic()))
         except concurrent.futures.TimeoutError:
+            # left pending: the end of the scenario cancels it before the server is stopped
             raise AssertionError(f"{request.describe} did not finish within {timeout:.0f}s") from None
+        state.results.pending.remove(request)
         state.results.background.append(exchange)
         exchanges.append((request, exchange))
     return [request.to_result(exchange) for request, exchange in exchanges]

@@ -8,6 +8,7 @@ console, the JUnit XML and the HTML report all say what happened, not only that 
 from __future__ import annotations
 
 import functools
+import traceback
 from typing import Any, Callable
 
 from behave import step as behave_step
@@ -63,6 +64,8 @@ def step(*patterns: str, fresh_server: bool = False) -> Callable[[Callable[..., 
                 raise AssertionError(failure_report(context, str(error))) from None
             except HarnessError as error:
                 raise AssertionError(failure_report(context, f"{type(error).__name__}: {error}")) from None
+            except Exception:  # noqa: BLE001 - an unexpected error deserves the same report, with its traceback
+                raise AssertionError(failure_report(context, traceback.format_exc().rstrip())) from None
 
         run.needs_fresh_server = fresh_server
         for pattern in patterns:

@@ -171,10 +171,7 @@ def client_model(context: Any) -> str:
 
 def exchange_of_client_response(response: Any, api_key: str | None) -> Exchange:
     """An Exchange for failure reports from an openai-client answer: the request exactly as the client sent it."""
-    request = response.request
-    exchange = chat.exchange_from_openai(str(request.url), {}, api_key, response)
-    exchange.method, exchange.request_body = request.method, request.content or None
-    return exchange
+    return chat.exchange_from_openai("", {}, api_key, response)
 
 
 def send_embedding_request(context: Any, route: EmbeddingRoute, inputs: Any) -> tuple[Exchange, Any]:

@@ -37,8 +37,6 @@ def _terminate_as_interrupt(signum: int, frame: Any) -> None:
 
 
 def before_all(context: Any) -> None:
-    context.run_started = time.monotonic()
-    context.scenario_records = []
     signal.signal(signal.SIGTERM, _terminate_as_interrupt)
     try:
         context.suite = Suite.from_settings(context.config.userdata)
@@ -50,7 +48,6 @@ def before_all(context: Any) -> None:
 
 def before_scenario(context: Any, scenario: Any) -> None:
     suite: Suite = context.suite
-    context.scenario_started = time.monotonic()
     context.state = ScenarioState(name=scenario.name, workdir=suite.new_scenario_dir(scenario.name),
                                   fresh_server=needs_fresh_server(scenario))
     reason = skip_reason(suite, scenario.effective_tags)
@@ -92,14 +89,16 @@ def after_scenario(context: Any, scenario: Any) -> None:
     if state is None:
         return
     failed = scenario.status.has_failed()
-    context.scenario_records.append({
+    context.suite.scenario_records.append({
         "feature": scenario.feature.filename, "scenario": scenario.name, "status": scenario.status.name,
-        "seconds": round(time.monotonic() - context.scenario_started, 3), "server_starts": state.server_starts,
+        "seconds": round(time.monotonic() - state.started_at, 3), "server_starts": state.server_starts,
         "config": state.config_digest, "fresh_server": state.fresh_server})
     keep = context.suite.preserve == "all" or (context.suite.preserve == "failed" and failed)
     try:
-        if keep and state.server is not None:
-            shutil.copy(state.server.log_path, state.workdir / "server.log")
+        if keep:
+            for number, log in enumerate(state.server_logs, start=1):
+                if log.exists():
+                    shutil.copy(log, state.workdir / f"server-{number}.log")
         lifecycle.release_server(context, scenario_failed=failed)
         if state.http is not None:
             state.http.close()
@@ -119,7 +118,7 @@ def after_all(context: Any) -> None:
     if suite is None:
         return
     suite.loop.close()
-    write_stats(context, suite)
+    write_stats(suite)
     shutil.rmtree(suite.workdir / "servers", ignore_errors=True)
     if not any(suite.workdir.iterdir()):
         shutil.rmtree(suite.workdir, ignore_errors=True)
@@ -129,13 +128,13 @@ def after_all(context: Any) -> None:
             print(f"  - {line}", file=sys.__stderr__)
 
 
-def write_stats(context: Any, suite: Suite) -> None:
+def write_stats(suite: Suite) -> None:
     """With LLAMA_BDD_STATS_FILE set, record where this run's time went (read by the benchmark)."""
     target = os.environ.get("LLAMA_BDD_STATS_FILE")
     if not target:
         return
-    stats = {"wall_seconds": round(time.monotonic() - context.run_started, 3), "timing": timing.totals(),
+    stats = {"wall_seconds": round(time.monotonic() - suite.started_at, 3), "timing": timing.totals(),
              "server_starts": suite.server_count, "server_reuses": suite.pool.reuses,
-             "scenarios": context.scenario_records}
+             "scenarios": suite.scenario_records}
     Path(target).parent.mkdir(parents=True, exist_ok=True)
     Path(target).write_text(json.dumps(stats, indent=1))

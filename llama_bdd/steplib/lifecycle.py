@@ -10,6 +10,7 @@ from typing import Any
 import requests
 
 from llama_bdd.harness.http import HttpClient, loopback_session
+from llama_bdd.harness.launch import passed_flags
 from llama_bdd.harness.process import launch_server, plan_launch
 
 from .core import state_of
@@ -50,11 +51,16 @@ def start_server(context: Any) -> bool:
         skip_scenario(context, f"llama-server {suite.capabilities.version} at {suite.binary} does not support "
                                f"{', '.join(plan.unsupported)} (not listed in its --help)")
         return False
+    conflicts = user_overrides(config, suite)
+    if conflicts:
+        skip_scenario(context, f"the user arguments set {', '.join(conflicts)}, which this scenario configures "
+                               f"itself; its checks would not hold (drop them from LLAMA_SERVER_ARGS/server_args)")
+        return False
     key = (str(suite.binary), config.identity(), tuple(suite.user_args))
     state.config_digest = hashlib.sha256(repr(key).encode()).hexdigest()[:12]
     shareable = suite.reuse_servers and not state.fresh_server and state.server_starts == 0
     if shareable:
-        reused = suite.pool.acquire(key)
+        reused = suite.pool.acquire(key, headers=_probe_headers(config))
         if reused is not None:
             state.server, state.pool_key = reused, key
             state.notes.append(f"(this scenario reused a running server, pid {reused.pid}; "
@@ -62,11 +68,29 @@ def start_server(context: Any) -> bool:
             _connect(state, reused.base_url)
             return True
     state.server_starts += 1
-    state.server = launch_server(suite.binary, config, suite.capabilities, suite.user_args, suite.new_server_log(),
+    log_path = suite.new_server_log()
+    state.server_logs.append(log_path)
+    state.server = launch_server(suite.binary, config, suite.capabilities, suite.user_args, log_path,
                                  extra_flags=suite.injected_flags(), timeout=suite.start_timeout)
     state.pool_key = key if shareable else None
     _connect(state, state.server.base_url)
     return True
+
+
+# flags the user may set for every server without changing what a scenario checks
+USER_MAY_SET = frozenset({"--model"})
+
+
+def user_overrides(config: Any, suite: Suite) -> list[str]:
+    """Flags this scenario sets that the user arguments also set (the user's value would win)."""
+    capabilities = suite.capabilities
+    user = passed_flags(suite.user_args, capabilities)
+    wanted = {capabilities.canonical_flag(flag.name) for flag in config.flags() if flag.required}
+    return sorted((wanted & user) - USER_MAY_SET)
+
+
+def _probe_headers(config: Any) -> dict[str, str]:
+    return {"Authorization": f"Bearer {config.api_keys[0]}"} if config.api_keys else {}
 
 
 def release_server(context: Any, scenario_failed: bool) -> None:

@@ -5,6 +5,7 @@ Steps read and write ``context.state`` (a ``ScenarioState``), never loose ``cont
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,6 +93,8 @@ class ScenarioState:
     pool_key: tuple | None = None  # set when the server may be handed to a later scenario
     config_digest: str | None = None  # short hash of the launch configuration (benchmark statistics)
     notes: list[str] = field(default_factory=list)  # lines added to a failure report
+    server_logs: list[Path] = field(default_factory=list)  # every server log of the scenario (kept on failure)
+    started_at: float = field(default_factory=time.monotonic)
 
     def cache_dir(self, name: str = "cache") -> Path:
         """A directory of this scenario that survives server restarts and is removed with the scenario."""
@@ -105,4 +108,6 @@ class ScenarioState:
         return self.http
 
     def exchanges(self) -> list[Exchange]:
-        return [*(self.http.history if self.http else []), *self.results.background]
+        """Every exchange of the scenario, oldest first, whichever client made it."""
+        return sorted([*(self.http.history if self.http else []), *self.results.background],
+                      key=lambda exchange: exchange.started_at)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import shlex
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
@@ -60,6 +61,8 @@ class Suite:
     pool: ServerPool = field(default_factory=ServerPool)
     scenario_count: int = 0
     server_count: int = 0
+    started_at: float = field(default_factory=time.monotonic)
+    scenario_records: list[dict] = field(default_factory=list)  # one per scenario, for the benchmark
 
     @classmethod
     def from_settings(cls, userdata: Mapping[str, str], environ: Mapping[str, str] = os.environ) -> "Suite":

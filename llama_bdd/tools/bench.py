@@ -20,6 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "reports" / "bench"
+MODE_TIMEOUT = 7200  # one whole run; the suite takes minutes
 
 
 def run_mode(name: str, jobs: int, args: list[str]) -> dict:
@@ -31,7 +32,8 @@ def run_mode(name: str, jobs: int, args: list[str]) -> dict:
         env["LLAMA_BDD_STATS_FILE"] = str(stats_dir / "worker-1.json")
     command = [sys.executable, "-m", "llama_bdd.tools.run", "-j", str(jobs), "--format=progress", *args]
     started = time.monotonic()
-    result = subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    result = subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            timeout=MODE_TIMEOUT)
     wall = time.monotonic() - started
     (OUT / f"{name}.log").write_text(result.stdout)
     workers = [json.loads(path.read_text()) for path in sorted(stats_dir.glob("worker-*.json"))]

@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 REPORTS = ROOT / "reports"
 DURATIONS = REPORTS / "durations.json"
+RUN_TIMEOUT = float(os.environ.get("LLAMA_BDD_RUN_TIMEOUT", "7200"))
 _SUMMARY = re.compile(r"^(\d+) (feature|scenario|step)s? passed, (.*)$")
 _COUNT = re.compile(r"(\d+) (failed|errors?|skipped|untested|undefined|hook_error)")
 # behave options that take a value: their value is never a feature path
@@ -52,7 +53,9 @@ def split_paths(args: list[str]) -> tuple[list[str], list[str]]:
     """Separate feature paths (files or dirs) from behave options."""
     paths, options, previous = [], [], ""
     for arg in args:
-        if previous in _VALUE_OPTIONS or arg.startswith("-") or not (arg.endswith(".feature") or Path(arg).is_dir()):
+        feature_part = re.sub(r"(:\d+)+$", "", arg)  # features/x.feature:12 names one scenario
+        if previous in _VALUE_OPTIONS or arg.startswith("-") or not (feature_part.endswith(".feature")
+                                                                      or Path(arg).is_dir()):
             options.append(arg)
         else:
             paths.append(arg)
@@ -63,14 +66,14 @@ def split_paths(args: list[str]) -> tuple[list[str], list[str]]:
 def feature_files(paths: list[str]) -> list[Path]:
     files: list[Path] = []
     for path in map(Path, paths or ["features"]):
-        files.extend(sorted(path.rglob("*.feature")) if path.is_dir() else [Path(str(path).split(":")[0])])
+        files.extend(sorted(path.rglob("*.feature")) if path.is_dir() else [path])
     return files
 
 
 def estimated_seconds(feature: Path, durations: dict[str, float]) -> float:
     if str(feature) in durations:
         return durations[str(feature)]
-    text = feature.read_text(errors="replace")
+    text = Path(re.sub(r"(:\d+)+$", "", str(feature))).read_text(errors="replace")
     scenarios = len(re.findall(r"^\s*Scenario", text, re.M))
     rows = len(re.findall(r"^\s*\|", text, re.M))  # outline rows (headers included: a rough guess)
     return 2.0 * (scenarios + rows)
@@ -148,8 +151,13 @@ def run_parallel(jobs: int, args: list[str]) -> int:
 
 def _collect(workers: list[tuple[int, subprocess.Popen, Path]], stats_files: list[Path]) -> int:
     outputs, codes, pending = [], [], list(workers)
+    deadline = time.monotonic() + RUN_TIMEOUT
     try:
         while pending:
+            if time.monotonic() > deadline:
+                print(f"llama-bdd: workers still running after {RUN_TIMEOUT:.0f}s (LLAMA_BDD_RUN_TIMEOUT); "
+                      f"stopping them", file=sys.stderr, flush=True)
+                raise KeyboardInterrupt
             for worker in list(pending):
                 number, process, log = worker
                 if process.poll() is not None:
@@ -169,7 +177,7 @@ def _collect(workers: list[tuple[int, subprocess.Popen, Path]], stats_files: lis
                 process.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 _signal_group(process, signal.SIGKILL)
-                process.wait()
+                process.wait(timeout=30)
         return 130
     record_durations(stats_files)
     print("\n===== all workers =====")
