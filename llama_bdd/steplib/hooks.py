@@ -22,6 +22,7 @@ from llama_bdd.harness.errors import HarnessError
 from llama_bdd.harness.process import stop_all_servers
 
 from . import lifecycle
+from .reports import annotate_junit_skips
 from .state import ScenarioState
 from .suite import Suite
 
@@ -122,10 +123,12 @@ def after_all(context: Any) -> None:
     shutil.rmtree(suite.workdir / "servers", ignore_errors=True)
     if not any(suite.workdir.iterdir()):
         shutil.rmtree(suite.workdir, ignore_errors=True)
-    if lifecycle.SKIPPED:
-        print(f"\nllama-bdd: {len(lifecycle.SKIPPED)} scenario(s) skipped:", file=sys.__stderr__)
-        for line in lifecycle.SKIPPED:
-            print(f"  - {line}", file=sys.__stderr__)
+    if context.config.junit:
+        annotate_junit_skips(Path(context.config.junit_directory), suite.skips)
+    if suite.skips:
+        print(f"\nllama-bdd: {len(suite.skips)} scenario(s) skipped:", file=sys.__stderr__)
+        for skip in suite.skips:
+            print(f"  - {skip.feature} / {skip.scenario}: {skip.reason}", file=sys.__stderr__)
 
 
 def write_stats(suite: Suite) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import hashlib
-import sys
 from typing import Any
 
 import requests
@@ -14,17 +13,16 @@ from llama_bdd.harness.launch import passed_flags
 from llama_bdd.harness.process import launch_server, plan_launch
 
 from .core import state_of
+from .reports import Skip
 from .suite import Suite
 
-SKIPPED: list[str] = []
 CANCEL_TIMEOUT = 5.0
 
 
 def skip_scenario(context: Any, reason: str) -> None:
-    """Skip the rest of the scenario, saying why on the console, in the reports and in the summary."""
+    """Skip the rest of the scenario; the reason goes to the run's closing summary and the JUnit XML."""
     scenario = context.scenario
-    SKIPPED.append(f"{scenario.feature.name} / {scenario.name}: {reason}")
-    print(f"SKIPPED: {reason}", file=sys.__stderr__, flush=True)
+    suite_of(context).skips.append(Skip(scenario.feature.name, scenario.name, reason))
     scenario.skip(reason)
 
 

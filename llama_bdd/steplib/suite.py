@@ -63,6 +63,7 @@ class Suite:
     server_count: int = 0
     started_at: float = field(default_factory=time.monotonic)
     scenario_records: list[dict] = field(default_factory=list)  # one per scenario, for the benchmark
+    skips: list = field(default_factory=list)  # reports.Skip, one per skipped scenario
 
     @classmethod
     def from_settings(cls, userdata: Mapping[str, str], environ: Mapping[str, str] = os.environ) -> "Suite":
