@@ -74,7 +74,8 @@ def native_stream_result(exchange: Exchange) -> Completion:
 def expect_unauthorized(exchange: Exchange) -> None:
     """401 with ``error.type`` ``authentication_error``."""
     expect_status(exchange, 401)
-    error = exchange.body.get("error", {})
+    body = exchange.body
+    error = body.get("error", {}) if isinstance(body, dict) else {}
     expect_equal(error.get("type"), "authentication_error", "error.type of the 401 response", exchange)
 
 
@@ -137,9 +138,7 @@ def prompt_tokens(context: Any, prompt: Any) -> list[int]:
     if isinstance(prompt, list) and all(isinstance(item, int) for item in prompt):
         return list(prompt)
     # /tokenize takes a mixed list too, and tokenizes it the way a completion prompt is tokenized
-    state = state_of(context)
-    exchange = expect_status(state.client().post("/tokenize", {"content": prompt, "add_special": True}), 200)
-    return exchange.body["tokens"]
+    return tokenize(context, prompt)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from . import api  # noqa: F401 - plain HTTP steps ("the response status is ..."
 from .concurrency import gather_results, queued_prompts, send_in_background
 from .core import expect, expect_equal, expect_status, state_of, step
 from .state import CORS_TEST_ORIGIN
+from .tokenize import tokenize
 
 NORM_TOLERANCE = 1e-3
 # two vectors are "identical" when no component differs by more than this (float32 round trips included),
@@ -265,11 +266,8 @@ def last_reply(context: Any) -> EmbeddingReply:
 
 def tokens_of(context: Any, text: str) -> list[int]:
     """The tokens the server makes of ``text`` for a prompt (special tokens such as BOS included)."""
-    state = state_of(context)
-    exchange = expect_status(state.client().post("/tokenize", {"content": text, "add_special": True},
-                                                 headers=state.request.auth_headers()), 200)
-    tokens = exchange.body.get("tokens")
-    expect(isinstance(tokens, list) and len(tokens) > 0, f"/tokenize gave no tokens for {text!r}", exchange)
+    tokens = tokenize(context, text)
+    expect(len(tokens) > 0, f"/tokenize gave no tokens for {text!r}")
     return tokens
 
 

@@ -9,10 +9,12 @@ from .core import expect, expect_equal, expect_status, state_of, step
 _PIECES = "tokenize.pieces"
 
 
-def tokenize(context: Any, text: str, add_special: bool = True) -> list[int]:
-    """The server's tokens for ``text``; ``add_special`` as a completion prompt is tokenized (BOS if any)."""
+def tokenize(context: Any, content: Any, add_special: bool = True) -> list[int]:
+    """The server's tokens for ``content`` (a text, or a list mixing texts and token ids), tokenized as a
+    completion prompt is when ``add_special`` (BOS if the model has one); sent with the scenario's API key."""
     state = state_of(context)
-    exchange = expect_status(state.client().post("/tokenize", {"content": text, "add_special": add_special}), 200)
+    exchange = expect_status(state.client().post("/tokenize", {"content": content, "add_special": add_special},
+                                                 headers=state.request.auth_headers()), 200)
     tokens = exchange.body.get("tokens")
     expect(isinstance(tokens, list) and all(isinstance(token, int) for token in tokens),
            "/tokenize did not answer a list of token ids", exchange)
