@@ -30,7 +30,7 @@ def run_mode(name: str, jobs: int, args: list[str]) -> dict:
     env = dict(os.environ, LLAMA_BDD_STATS_DIR=str(stats_dir))
     if jobs == 1:
         env["LLAMA_BDD_STATS_FILE"] = str(stats_dir / "worker-1.json")
-    command = [sys.executable, "-m", "llama_bdd.tools.run", "-j", str(jobs), "--format=progress", *args]
+    command = [sys.executable, "-m", "llama_bdd.tools.run", "-j", str(jobs), "--format=progress2", *args]
     started = time.monotonic()
     result = subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             timeout=MODE_TIMEOUT)

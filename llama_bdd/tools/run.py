@@ -139,7 +139,7 @@ def run_parallel(jobs: int, args: list[str]) -> int:
         stats_file = stats_dir / f"worker-{number}.json"
         stats_files.append(stats_file)
         env["LLAMA_BDD_STATS_FILE"] = str(stats_file)
-        formats = [] if user_formats else ["--format=progress", "--outfile=-", "--format=html-pretty",
+        formats = [] if user_formats else ["--format=progress2", "--outfile=-", "--format=html-pretty",
                                            f"--outfile={REPORTS / 'html' / f'worker-{number}.html'}"]
         log = REPORTS / "workers" / f"worker-{number}.log"
         with log.open("w") as out:
