@@ -287,7 +287,13 @@ def _wait_for_slots(context: Any, processing: bool, timeout: float) -> None:
     if not processing and state.results.pending:
         # idle can only come once the running requests are done: give them their own (longer) bound
         running = [pending.future for pending in state.results.pending]
-        concurrent.futures.wait(running, timeout=REQUESTS_DONE_TIMEOUT)
+        _, still_running = concurrent.futures.wait(running, timeout=REQUESTS_DONE_TIMEOUT)
+        expect(not still_running, f"{len(still_running)} of the running requests did not finish within "
+                                  f"{REQUESTS_DONE_TIMEOUT:.0f}s, so the server cannot become idle")
+        failed = [f.result() for f in running
+                  if not f.cancelled() and f.exception() is None and getattr(f.result(), "error", None)]
+        if failed:
+            state.notes.append(f"({len(failed)} running request(s) got no answer: {failed[0].error})")
     deadline = time.monotonic() + timeout
     while True:
         answer = client.get("/slots", params={"fail_on_no_slot": 1}, record=False, timeout=10)
