@@ -52,8 +52,12 @@ def chat_messages(draft: RequestDraft, user_prompt: str) -> list[dict[str, str]]
 
 
 def chat_payload(draft: RequestDraft, user_prompt: str) -> dict[str, Any]:
-    payload: dict[str, Any] = {"messages": chat_messages(draft, user_prompt), "stream": draft.streaming,
-                               "seed": draft.effective_seed, **draft.fields}
+    return openai_payload(draft, {"messages": chat_messages(draft, user_prompt)})
+
+
+def openai_payload(draft: RequestDraft, body: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI-style request body: ``body`` plus the draft's seed, streaming, model, token budget and fields."""
+    payload: dict[str, Any] = {**body, "stream": draft.streaming, "seed": draft.effective_seed, **draft.fields}
     if draft.model is not None:
         payload["model"] = draft.model
     if draft.n_predict is not None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import openai
 
-from . import chat  # noqa: F401 - chat steps first
+from . import chat  # chat steps first (registration order), and its helpers
 from .chat import (NO_KEY, OaiCompletion, exchange_from_openai, oai_chat_result, oai_plain_result,
                    oai_stream_result, openai_client, raw_headers, send_raw)
 from .completion import pop_prompt
@@ -24,15 +24,7 @@ TEXT_COMPLETIONS_PATH = "/v1/completions"
 
 
 def text_completion_payload(draft: RequestDraft, prompt: Any) -> dict[str, Any]:
-    payload: dict[str, Any] = {"prompt": prompt, "seed": draft.effective_seed, "stream": draft.streaming,
-                               **draft.fields}
-    if draft.model is not None:
-        payload["model"] = draft.model
-    if draft.n_predict is not None:
-        payload["max_tokens"] = draft.n_predict
-    if draft.streaming:
-        payload.setdefault("stream_options", {"include_usage": True})
-    return payload
+    return chat.openai_payload(draft, {"prompt": prompt})
 
 
 def text_completion_with_openai_client(context: Any, prompt: str) -> OaiCompletion:
