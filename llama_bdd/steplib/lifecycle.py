@@ -56,7 +56,8 @@ def start_server(context: Any) -> bool:
         return False
     key = (str(suite.binary), config.identity(), tuple(suite.user_args))
     state.config_digest = hashlib.sha256(repr(key).encode()).hexdigest()[:12]
-    shareable = suite.reuse_servers and not state.fresh_server and state.server_starts == 0
+    # only a scenario's first server is shared: a restart means the scenario cares about server state
+    shareable = suite.reuse_servers and not state.fresh_server and state.server is None
     if shareable:
         reused = suite.pool.acquire(key, headers=_probe_headers(config))
         if reused is not None:
@@ -134,20 +135,21 @@ def _attach_external(context: Any) -> bool:
 
 def external_mismatch(config: Any, base_url: str) -> str | None:
     """Why an external server cannot stand in for ``config`` (None when it can)."""
-    session = loopback_session()
-    try:
-        props = session.get(f"{base_url}/props", timeout=10)
-        health = session.get(f"{base_url}/health", timeout=10)
-    except requests.RequestException as error:
-        return f"not reachable ({type(error).__name__}: {error})"
+    with loopback_session() as session:
+        try:
+            props = session.get(f"{base_url}/props", timeout=10)
+            health = session.get(f"{base_url}/health", timeout=10)
+            metrics = session.get(f"{base_url}/metrics", timeout=10) if config.metrics else None
+            info = props.json() if props.status_code == 200 else None
+        except (requests.RequestException, ValueError) as error:
+            return f"not reachable or not answering JSON ({type(error).__name__}: {error})"
     if health.status_code != 200:
         return f"not healthy (GET /health answered {health.status_code})"
-    if props.status_code != 200:
+    if not isinstance(info, dict):
         return f"GET /props answered {props.status_code}, so its configuration cannot be checked"
-    info = props.json()
     if config.n_slots is not None and info.get("total_slots") != config.n_slots:
         return f"the scenario needs {config.n_slots} slots, the server has {info.get('total_slots')}"
-    if config.metrics and session.get(f"{base_url}/metrics", timeout=10).status_code != 200:
+    if metrics is not None and metrics.status_code != 200:
         return "the scenario needs --metrics, the server does not expose /metrics"
     unknowable = [name for name, wanted in (
         ("--api-key", config.api_keys), ("--n-predict", config.n_predict is not None),
