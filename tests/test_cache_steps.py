@@ -1,7 +1,7 @@
 """The pure parts of the cache steps: request prompts and reading an unusable-directory report."""
 
-from llama_bdd.steplib.cache import NamedPrompt
-from llama_bdd.steplib.cache_disk import _whole_log_of, lines_naming
+from llama_bdd.steplib.cache import CacheState, NamedPrompt
+from llama_bdd.steplib.cache_disk import CacheDiskState, _whole_log_of, lines_naming
 from llama_bdd.steplib.state import ScenarioState
 
 
@@ -28,3 +28,12 @@ def test_a_failed_start_is_judged_by_its_whole_log(tmp_path):
     state = ScenarioState(name="x", workdir=tmp_path, server_logs=[log])
     assert "error: /w/file is not a directory" in _whole_log_of(state, failure)
     assert _whole_log_of(ScenarioState(name="y", workdir=tmp_path), "no log here") == "no log here"
+
+
+def test_each_step_module_gets_its_own_state_made_on_first_use(tmp_path):
+    state = ScenarioState(name="x", workdir=tmp_path)
+    state.part(CacheState).prompts["A"] = NamedPrompt("A", text="Once upon a time")
+    state.part(CacheDiskState).complete_size = 42
+    assert state.part(CacheState).prompts["A"].text == "Once upon a time"
+    assert state.part(CacheDiskState).complete_size == 42 and not state.part(CacheDiskState).start_attempted
+    assert ScenarioState(name="y", workdir=tmp_path).part(CacheState).prompts == {}

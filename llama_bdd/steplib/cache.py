@@ -9,7 +9,7 @@ cache (``cache_n``). A prompt served whole from a cache re-processes only its la
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from llama_bdd.harness.http import Exchange
@@ -22,10 +22,6 @@ from .core import expect, expect_equal, expect_status, state_of, step
 LOG_TAG_TIMEOUT = 10.0  # the server pumps its log to the file asynchronously
 LOG_SETTLE_SECONDS = 0.5  # how long a tag is given to appear before its absence counts
 DEFAULT_MEDIA_MARKER = "<__media__>"
-
-_PROMPTS = "cache.prompts"
-_TOKENS = "cache.prompt_tokens"
-_TIMINGS = "cache.timings"
 
 
 @dataclass
@@ -45,12 +41,23 @@ class NamedPrompt:
         return self.text
 
 
-def _named(context: Any, key: str) -> dict[str, Any]:
-    return state_of(context).results.values.setdefault(key, {})
+@dataclass
+class CacheState:
+    """What the cache steps remember between steps of a scenario, by prompt name."""
+
+    prompts: dict[str, NamedPrompt] = field(default_factory=dict)
+    # prompt_n + cache_n of each prompt's first evaluation: its length in tokens
+    token_counts: dict[str, int] = field(default_factory=dict)
+    # the timings of each prompt's last evaluation, with its exchange
+    timings: dict[str, tuple[dict[str, Any], Exchange]] = field(default_factory=dict)
+
+
+def _cache_state(context: Any) -> CacheState:
+    return state_of(context).part(CacheState)
 
 
 def named_prompt(context: Any, name: str) -> NamedPrompt:
-    prompts = _named(context, _PROMPTS)
+    prompts = _cache_state(context).prompts
     expect(name in prompts, f"no prompt named {name}: define it first ('Given prompt {name} is \"...\"'); "
                             f"defined: {', '.join(sorted(prompts)) or 'none'}")
     return prompts[name]
@@ -58,13 +65,13 @@ def named_prompt(context: Any, name: str) -> NamedPrompt:
 
 def prompt_token_count(context: Any, name: str) -> int:
     """The prompt's length in tokens, from its first evaluation (``prompt_n`` + ``cache_n``)."""
-    counts = _named(context, _TOKENS)
+    counts = _cache_state(context).token_counts
     expect(name in counts, f"prompt {name} was not evaluated yet: add 'When prompt {name} is evaluated' first")
     return counts[name]
 
 
 def last_timings(context: Any, name: str) -> tuple[dict[str, Any], Exchange]:
-    timings = _named(context, _TIMINGS)
+    timings = _cache_state(context).timings
     expect(name in timings, f"prompt {name} was not evaluated yet: add 'When prompt {name} is evaluated' first")
     return timings[name]
 
@@ -87,8 +94,9 @@ def record_evaluation(context: Any, name: str, exchange: Exchange) -> None:
     timings = exchange.body.get("timings")
     expect(isinstance(timings, dict) and "prompt_n" in timings and "cache_n" in timings,
            "the completion response has no timings.prompt_n / timings.cache_n", exchange)
-    _named(context, _TIMINGS)[name] = (timings, exchange)
-    _named(context, _TOKENS).setdefault(name, timings["prompt_n"] + timings["cache_n"])
+    remembered = _cache_state(context)
+    remembered.timings[name] = (timings, exchange)
+    remembered.token_counts.setdefault(name, timings["prompt_n"] + timings["cache_n"])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -101,7 +109,7 @@ def step_named_prompt(context: Any, name: str, text: str) -> None:
 
         Given prompt A is "Once upon a time in a land far away, there lived a brave knight"
     """
-    _named(context, _PROMPTS)[name] = NamedPrompt(name, text=text)
+    _cache_state(context).prompts[name] = NamedPrompt(name, text=text)
 
 
 @step("prompt {name:w} is:")
@@ -113,7 +121,7 @@ def step_named_prompt_text(context: Any, name: str) -> None:
           Once upon a time in a land far away, there lived a brave knight.
           \"\"\"
     """
-    _named(context, _PROMPTS)[name] = NamedPrompt(name, text=context.text)
+    _cache_state(context).prompts[name] = NamedPrompt(name, text=context.text)
 
 
 @step("prompt {name:w} is the token {token:d} repeated {count:d} times")
@@ -122,7 +130,7 @@ def step_named_prompt_tokens(context: Any, name: str, token: int, count: int) ->
 
         Given prompt L1 is the token 100 repeated 100 times
     """
-    _named(context, _PROMPTS)[name] = NamedPrompt(name, tokens=[token] * count)
+    _cache_state(context).prompts[name] = NamedPrompt(name, tokens=[token] * count)
 
 
 @step("a multimodal model with its projector")
@@ -151,7 +159,7 @@ def step_named_prompt_image(context: Any, name: str, text: str) -> None:
         Given prompt IMG is "What is this: {marker}" with an image
     """
     expect("{marker}" in text, "put {marker} in the text where the image goes")
-    _named(context, _PROMPTS)[name] = NamedPrompt(name, text=text, image_base64=sample_image_base64())
+    _cache_state(context).prompts[name] = NamedPrompt(name, text=text, image_base64=sample_image_base64())
 
 
 # ----------------------------------------------------------------------------------------------

@@ -11,12 +11,14 @@ from __future__ import annotations
 import concurrent.futures
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from llama_bdd.harness import kvcache_files
 from llama_bdd.harness.errors import HarnessError
-from llama_bdd.harness.kvcache_files import MIB, describe_files, kvc_files, total_size, wait_for_files
+from llama_bdd.harness.kvcache_files import (MIB, FileFingerprint, describe_files, kvc_files, total_size,
+                                              wait_for_files)
 from llama_bdd.harness.logs import LogReader
 
 from . import cache, concurrency, lifecycle
@@ -27,18 +29,25 @@ FILE_WAIT_TIMEOUT = 10.0
 STORE_WATCH_TIMEOUT = 30.0
 KILLED_REQUEST_TIMEOUT = 10.0
 
-_DIR = "cache_disk.dir"
-_BLOCKER = "cache_disk.blocker"
-_FINGERPRINT = "cache_disk.fingerprint"
-_COMPLETE_SIZE = "cache_disk.complete_size"
-_START_FAILURE = "cache_disk.start_failure"
+
+@dataclass
+class CacheDiskState:
+    """What the disk cache steps remember between steps of a scenario."""
+
+    directory: Path | None = None  # the --cache-disk directory, made on first use
+    blocker: Path | None = None  # the regular file that stands where the directory's parent should be
+    fingerprint: dict[str, FileFingerprint] | None = None  # the *.kvc files as recorded
+    complete_size: int | None = None  # the size of a *.kvc file written without interruption
+    start_attempted: bool = False
+    start_failure: str | None = None  # why the attempted start failed; None when the server came up
 
 
 def disk_cache_dir(context: Any) -> Path:
-    values = state_of(context).results.values
-    if _DIR not in values:
-        values[_DIR] = state_of(context).cache_dir(DISK_CACHE_DIR)
-    return values[_DIR]
+    state = state_of(context)
+    remembered = state.part(CacheDiskState)
+    if remembered.directory is None:
+        remembered.directory = state.cache_dir(DISK_CACHE_DIR)
+    return remembered.directory
 
 
 def only_file(context: Any) -> Path:
@@ -80,8 +89,9 @@ def step_unwritable_disk_cache_directory(context: Any) -> None:
     state = state_of(context)
     blocker = state.workdir / "a-regular-file"
     blocker.write_text("a file where the disk cache directory's parent should be\n")
-    state.results.values[_BLOCKER] = blocker
-    state.results.values[_DIR] = blocker / DISK_CACHE_DIR
+    remembered = state.part(CacheDiskState)
+    remembered.blocker = blocker
+    remembered.directory = blocker / DISK_CACHE_DIR
     _use_disk_cache(context, blocker / DISK_CACHE_DIR)
 
 
@@ -169,7 +179,7 @@ def step_disk_cache_files_recorded(context: Any) -> None:
 
         When the disk cache files are recorded
     """
-    state_of(context).results.values[_FINGERPRINT] = kvcache_files.fingerprint(disk_cache_dir(context))
+    state_of(context).part(CacheDiskState).fingerprint = kvcache_files.fingerprint(disk_cache_dir(context))
 
 
 @step("the disk cache files are unchanged")
@@ -178,7 +188,7 @@ def step_disk_cache_files_unchanged(context: Any) -> None:
 
         Then the disk cache files are unchanged
     """
-    recorded = state_of(context).results.values.get(_FINGERPRINT)
+    recorded = state_of(context).part(CacheDiskState).fingerprint
     expect(recorded is not None, "record the files first: 'When the disk cache files are recorded'")
     expect_equal(kvcache_files.fingerprint(disk_cache_dir(context)), recorded,
                  "the *.kvc files (name -> size, sha256)", state_of(context).results.last)
@@ -224,7 +234,7 @@ def step_disk_cache_complete_size(context: Any) -> None:
 
         When the size of the disk cache file is recorded as complete
     """
-    state_of(context).results.values[_COMPLETE_SIZE] = only_file(context).stat().st_size
+    state_of(context).part(CacheDiskState).complete_size = only_file(context).stat().st_size
 
 
 @step("every disk cache file is complete", fresh_server=True)
@@ -233,7 +243,7 @@ def step_disk_cache_files_complete(context: Any) -> None:
 
         Then every disk cache file is complete
     """
-    complete = state_of(context).results.values.get(_COMPLETE_SIZE)
+    complete = state_of(context).part(CacheDiskState).complete_size
     expect(complete is not None, "record a complete file first: "
                                  "'When the size of the disk cache file is recorded as complete'")
     files = kvc_files(disk_cache_dir(context))
@@ -303,12 +313,13 @@ def step_server_start_attempted(context: Any) -> None:
 
         When the server start is attempted
     """
-    values = state_of(context).results.values
+    remembered = state_of(context).part(CacheDiskState)
     try:
         lifecycle.start_server(context)
-        values[_START_FAILURE] = None
+        remembered.start_failure = None
     except HarnessError as error:
-        values[_START_FAILURE] = f"{type(error).__name__}: {error}"
+        remembered.start_failure = f"{type(error).__name__}: {error}"
+    remembered.start_attempted = True
 
 
 def _whole_log_of(state: Any, failure: str) -> str:
@@ -334,10 +345,12 @@ def step_unusable_directory_reported(context: Any) -> None:
         Then the unusable disk cache directory is reported clearly
     """
     state = state_of(context)
-    values = state.results.values
-    expect(_START_FAILURE in values, "try starting the server first: 'When the server start is attempted'")
-    blocker = str(values[_BLOCKER])
-    failure = values[_START_FAILURE]
+    remembered = state.part(CacheDiskState)
+    expect(remembered.start_attempted, "try starting the server first: 'When the server start is attempted'")
+    expect(remembered.blocker is not None,
+           "no unusable directory was set up: add 'Given a disk prompt cache directory that cannot be written'")
+    blocker = str(remembered.blocker)
+    failure = remembered.start_failure
     if failure is not None:
         code = re.search(r"exited with code (-?\d+)", failure)
         expect(code is not None, f"the server neither started nor exited:\n{failure}")

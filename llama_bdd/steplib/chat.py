@@ -30,7 +30,14 @@ from .tokenize import tokenize
 OPENAI_TIMEOUT = 120.0
 NO_KEY = "nope"  # the openai client insists on some key
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
-_RENDERED = "chat.rendered_prompt"
+
+
+@dataclass
+class ChatState:
+    """What the chat steps remember between steps of a scenario."""
+
+    # the prompt ``/apply-template`` rendered, the messages it was given, and its exchange
+    rendered: tuple[str, list[dict[str, str]], Exchange] | None = None
 
 
 @dataclass
@@ -306,11 +313,11 @@ def step_apply_template(context: Any) -> None:
     state.results.last = exchange
     prompt = exchange.body.get("prompt")
     expect(isinstance(prompt, str) and prompt != "", "/apply-template answered no prompt", exchange)
-    state.results.values[_RENDERED] = (prompt, messages, exchange)
+    state.part(ChatState).rendered = (prompt, messages, exchange)
 
 
 def rendered_prompt(context: Any) -> tuple[str, list[dict[str, str]], Exchange]:
-    entry = state_of(context).results.values.get(_RENDERED)
+    entry = state_of(context).part(ChatState).rendered
     expect(entry is not None, "no template applied yet: add 'When the chat template is applied to the prompts'")
     return entry
 

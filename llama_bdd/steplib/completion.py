@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from llama_bdd.harness.http import Exchange
@@ -21,7 +22,16 @@ from .state import CORS_TEST_ORIGIN, Completion, RequestDraft
 from .tokenize import detokenize, tokenize
 
 JSON_PROMPT_STRING_KEY = "prompt_string"
-_STOP_WORD = "completion.stop_word"
+
+
+@dataclass
+class CompletionState:
+    """What the completion steps remember between steps of a scenario."""
+
+    last_payload: dict[str, Any] | None = None  # the last native completion body sent
+    last_path: str = "/completion"  # where ``post_completion`` last sent it
+    # the stop word of a repeated request, the text expected before it, and the full completion it came from
+    stop_word: tuple[str, str, Completion] | None = None
 
 
 def completion_payload(draft: RequestDraft, prompt: Any) -> dict[str, Any]:
@@ -82,8 +92,9 @@ def expect_unauthorized(exchange: Exchange) -> None:
 def post_completion(context: Any, payload: dict[str, Any], path: str = "/completion") -> Completion:
     """Send a native completion body, check the answer is a success, and keep the result."""
     state = state_of(context)
-    state.results.values["last_completion_payload"] = payload
-    state.results.values["last_completion_path"] = path
+    remembered = state.part(CompletionState)
+    remembered.last_payload = payload
+    remembered.last_path = path
     exchange = state.client().post(path, payload, headers=completion_headers(state.request))
     state.results.last = exchange
     result = native_completion(exchange)
@@ -95,7 +106,7 @@ def send_completion(context: Any, prompt: Any, expect_api_error: bool) -> Exchan
     state = state_of(context)
     payload = completion_payload(state.request, prompt)
     if expect_api_error:
-        state.results.values["last_completion_payload"] = payload
+        state.part(CompletionState).last_payload = payload
         exchange = state.client().post("/completion", payload, headers=completion_headers(state.request))
         state.results.last = exchange
         expect_unauthorized(exchange)
@@ -175,10 +186,10 @@ def step_completion_again(context: Any) -> None:
 
         When the completion request is sent again
     """
-    state = state_of(context)
-    payload = state.results.values.get("last_completion_payload")
+    remembered = state_of(context).part(CompletionState)
+    payload = remembered.last_payload
     expect(payload is not None, "no completion request was sent before")
-    post_completion(context, payload, state.results.values.get("last_completion_path", "/completion"))
+    post_completion(context, payload, remembered.last_path)
 
 
 @step("the completion request is sent again streamed")
@@ -187,11 +198,10 @@ def step_completion_again_streamed(context: Any) -> None:
 
         When the completion request is sent again streamed
     """
-    state = state_of(context)
-    payload = state.results.values.get("last_completion_payload")
+    remembered = state_of(context).part(CompletionState)
+    payload = remembered.last_payload
     expect(payload is not None, "no completion request was sent before")
-    post_completion(context, {**payload, "stream": True}, state.results.values.get("last_completion_path",
-                                                                                   "/completion"))
+    post_completion(context, {**payload, "stream": True}, remembered.last_path)
 
 
 @step('the prompt "{text}" is completed as {form}')
@@ -231,7 +241,7 @@ def step_prompts_in_one_request(context: Any) -> None:
     prompts, state.request.prompts = list(state.request.prompts), []
     expect(len(prompts) >= 2, "queue at least two prompts ('Given a prompt ...') for a batch request")
     payload = completion_payload(state.request, prompts)
-    state.results.values["last_completion_payload"] = payload
+    state.part(CompletionState).last_payload = payload
     exchange = state.client().post("/completion", payload, headers=completion_headers(state.request))
     state.results.last = exchange
     expect_status(exchange, 200)
@@ -256,15 +266,15 @@ def step_again_with_stop_word(context: Any, index: int) -> None:
 
         When the completion request is sent again stopping at word 3 of its text
     """
-    state = state_of(context)
+    remembered = state_of(context).part(CompletionState)
     previous = last_completion(context)
     words = previous.content.split()
     expect(len(words) >= index, f"the completion has only {len(words)} words, word {index} asked",
            previous.exchange)
     word = words[index - 1]
-    payload = {**state.results.values["last_completion_payload"], "stop": [word]}
-    state.results.values[_STOP_WORD] = (word, previous.content[:previous.content.index(word)], previous)
-    post_completion(context, payload, state.results.values.get("last_completion_path", "/completion"))
+    payload = {**remembered.last_payload, "stop": [word]}
+    remembered.stop_word = (word, previous.content[:previous.content.index(word)], previous)
+    post_completion(context, payload, remembered.last_path)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -352,8 +362,7 @@ def step_stopped_at_word(context: Any) -> None:
 
         Then the completion stopped at that word
     """
-    state = state_of(context)
-    entry = state.results.values.get(_STOP_WORD)
+    entry = state_of(context).part(CompletionState).stop_word
     expect(entry is not None, "no stop word was set: add 'When the completion request is sent again stopping "
                               "at word N of its text' first")
     word, expected_text, previous = entry
@@ -500,5 +509,5 @@ def step_prompt_posted_as_is(context: Any, path: str) -> None:
     """
     state = state_of(context)
     payload = completion_payload(state.request, pop_prompt(context))
-    state.results.values["last_completion_payload"] = payload
+    state.part(CompletionState).last_payload = payload
     state.results.last = state.client().post(path, payload, headers=completion_headers(state.request))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import completion  # noqa: F401 - completion steps first
-from .completion import last_completion, native_body, prompt_tokens, sent_payload
+from .completion import CompletionState, last_completion, native_body, prompt_tokens, sent_payload
 from .core import expect, expect_equal, expect_status, state_of, step
 
 
@@ -69,6 +69,6 @@ def step_error_reports_sizes(context: Any) -> None:
     exchange = state.results.last
     expect(exchange is not None, "no request was sent yet")
     error = exchange.body.get("error", {})
-    prompt = state.results.values["last_completion_payload"]["prompt"]
+    prompt = state.part(CompletionState).last_payload["prompt"]
     expect_equal(error.get("n_prompt_tokens"), len(prompt_tokens(context, prompt)), "error.n_prompt_tokens", exchange)
     expect_equal(error.get("n_ctx"), slot_context_size(context), "error.n_ctx", exchange)

@@ -30,9 +30,6 @@ NORM_TOLERANCE = 1e-3
 # "different" when at least one component differs by more than DIFFERENT_COMPONENT
 IDENTICAL_COMPONENT = 1e-4
 DIFFERENT_COMPONENT = 1e-3
-REPLY_KEY = "embedding_reply"
-OPENAI_ERROR_KEY = "openai_error"
-EMBEDDING_SIZE_KEY = "model_embedding_size"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -93,6 +90,16 @@ class EmbeddingReply:
         expect_equal(len(vectors), 1, f"vectors of input {index} (a pooled embedding is one vector)",
                      self.exchange)
         return vectors[0]
+
+
+@dataclass
+class EmbeddingsState:
+    """What the embeddings steps remember between steps of a scenario."""
+
+    reply: EmbeddingReply | None = None  # the last answer kept for the checks on the response itself
+    openai_error: openai.OpenAIError | None = None  # what the openai client raised on the last sent request
+    # the model's embedding size (None when unknown) and where it came from, asked once per scenario
+    model_embedding_size: tuple[int | None, str] | None = None
 
 
 def decode_base64_vector(encoded: str) -> list[float]:
@@ -252,13 +259,13 @@ def embed(context: Any, route: EmbeddingRoute, inputs: Any, remember: bool = Tru
             reply.vectors[index] = [_vector_of(embedding, exchange)]
     if remember:
         state = state_of(context)
-        state.results.values[REPLY_KEY] = reply
+        state.part(EmbeddingsState).reply = reply
         state.results.embeddings = [vector for index in sorted(reply.vectors) for vector in reply.vectors[index]]
     return reply
 
 
 def last_reply(context: Any) -> EmbeddingReply:
-    reply = state_of(context).results.values.get(REPLY_KEY)
+    reply = state_of(context).part(EmbeddingsState).reply
     expect(isinstance(reply, EmbeddingReply),
            "no embeddings answer to check: add 'When \"...\" is embedded through ...' first")
     return reply
@@ -286,7 +293,7 @@ def table_inputs(context: Any) -> list[Any]:
 def model_embedding_size(context: Any) -> tuple[int | None, str]:
     """The model's embedding size from ``/v1/models`` (``meta.n_embd``), and where it came from."""
     state = state_of(context)
-    known = state.results.values.get(EMBEDDING_SIZE_KEY)
+    known = state.part(EmbeddingsState).model_embedding_size
     if known is not None:
         return known
     exchange = state.client().get("/v1/models", headers=state.request.auth_headers())
@@ -298,7 +305,7 @@ def model_embedding_size(context: Any) -> tuple[int | None, str]:
                 size = n_embd
                 break
     source = "meta.n_embd of GET /v1/models" if size is not None else "the first embedding (GET /v1/models has no n_embd)"
-    state.results.values[EMBEDDING_SIZE_KEY] = (size, source)
+    state.part(EmbeddingsState).model_embedding_size = (size, source)
     return size, source
 
 
@@ -465,7 +472,8 @@ def step_text_sent_for_embedding(context: Any, text: str, route: str) -> None:
         Then the response status is 400
     """
     exchange, outcome = send_embedding_request(context, EmbeddingRoute.parse(route), text)
-    state_of(context).results.values[OPENAI_ERROR_KEY] = outcome if isinstance(outcome, openai.OpenAIError) else None
+    state_of(context).part(EmbeddingsState).openai_error = (outcome if isinstance(outcome, openai.OpenAIError)
+                                                            else None)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -622,7 +630,7 @@ def step_openai_client_raised(context: Any, error_class: str) -> None:
         Then the openai client raised BadRequestError
     """
     state = state_of(context)
-    error = state.results.values.get(OPENAI_ERROR_KEY)
+    error = state.part(EmbeddingsState).openai_error
     exchange = state.results.last
     expect(error is not None, f"the openai client raised nothing, expected {error_class}", exchange)
     expect_equal(type(error).__name__, error_class, "exception raised by the openai client", exchange)

@@ -37,7 +37,6 @@ METRICS_OF_VERIFIED_BUILD = (
 )
 GAUGE_WAIT_TIMEOUT = 30.0
 COUNTER_SETTLE_TIMEOUT = 5.0  # the server folds finished work into its counters between two scheduler steps
-METRICS_BEFORE_KEY = "metrics_before"
 
 
 def expected_metrics(capabilities: Capabilities | None) -> tuple[str, ...]:
@@ -65,16 +64,23 @@ def why_expected(name: str, capabilities: Capabilities | None) -> str:
 class MetricsSnapshot:
     """One parsed ``/metrics`` answer: sample name -> value, and the exchange it came from."""
 
-    values: dict[str, float]
+    samples: dict[str, float]
     exchange: Exchange
 
     def value(self, name: str, capabilities: Capabilities | None) -> float:
-        if name not in self.values:
-            exported = ", ".join(sorted(self.values)) or "none"
+        if name not in self.samples:
+            exported = ", ".join(sorted(self.samples)) or "none"
             raise AssertionError(f"metric {name} is missing from /metrics: expected because "
                                  f"{why_expected(name, capabilities)}; exported: {exported}\n"
                                  f"{self.exchange.describe()}")
-        return self.values[name]
+        return self.samples[name]
+
+
+@dataclass
+class MetricsState:
+    """What the metrics steps remember between steps of a scenario."""
+
+    noted: MetricsSnapshot | None = None  # /metrics as it was when 'the metrics are noted'
 
 
 def read_metrics(context: Any) -> dict[str, Any]:
@@ -116,12 +122,12 @@ def snapshot(context: Any) -> MetricsSnapshot:
     # (llamacpp:n_tokens_max): keep the names the server wrote, with the values the parser read
     parsed = {sample.name: sample.value for family in families.values() for sample in family.samples
               if not sample.labels}
-    values = {name: parsed.get(name, parsed.get(f"{name}_total", value)) for name, value in written.items()}
-    return MetricsSnapshot(values, exchange)
+    samples = {name: parsed.get(name, parsed.get(f"{name}_total", value)) for name, value in written.items()}
+    return MetricsSnapshot(samples, exchange)
 
 
 def noted_metrics(context: Any) -> MetricsSnapshot:
-    before = state_of(context).results.values.get(METRICS_BEFORE_KEY)
+    before = state_of(context).part(MetricsState).noted
     expect(isinstance(before, MetricsSnapshot), "the metrics were not noted before: add 'Given the metrics are noted'")
     return before
 
@@ -163,7 +169,7 @@ def step_metrics_noted(context: Any) -> None:
 
         Given the metrics are noted
     """
-    state_of(context).results.values[METRICS_BEFORE_KEY] = snapshot(context)
+    state_of(context).part(MetricsState).noted = snapshot(context)
 
 
 @step("the metric {name} grew by {amount:d}", fresh_server=True)

@@ -20,7 +20,6 @@ from .lifecycle import skip_scenario, suite_of
 from .state import CORS_TEST_ORIGIN
 
 RERANK_MODEL_ENV = "LLAMA_BDD_RERANK_MODEL"
-RERANK_KEY = "rerank_reply"
 
 
 @dataclass
@@ -30,8 +29,15 @@ class RerankReply:
     exchange: Exchange
 
 
+@dataclass
+class RerankState:
+    """What the rerank steps remember between steps of a scenario."""
+
+    reply: RerankReply | None = None  # the last reranking, for the checks on its answer
+
+
 def last_rerank(context: Any) -> RerankReply:
-    reply = state_of(context).results.values.get(RERANK_KEY)
+    reply = state_of(context).part(RerankState).reply
     expect(isinstance(reply, RerankReply), "nothing was reranked: add 'When the query ... is reranked ...' first")
     return reply
 
@@ -74,7 +80,7 @@ def step_rerank(context: Any, query: str, path: str) -> None:
     state.results.last = exchange
     expect_status(exchange, 200)
     top_n = int(state.request.fields.get("top_n", len(documents)))
-    state.results.values[RERANK_KEY] = RerankReply(documents, top_n, exchange)
+    state.part(RerankState).reply = RerankReply(documents, top_n, exchange)
 
 
 @step("one relevance score is returned per document, best first")

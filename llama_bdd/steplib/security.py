@@ -9,7 +9,7 @@ own files) are public.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import openai
@@ -19,9 +19,6 @@ from llama_bdd.harness.http import Exchange
 from . import chat, embeddings  # noqa: F401 - their phrases first (api keys, openai errors)
 from .core import expect, expect_status, failure_report, state_of, step
 from .state import CORS_TEST_ORIGIN
-
-ANSWERS_KEY = "endpoint_answers"
-OPENAI_OUTCOMES_KEY = "openai_outcomes"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -52,8 +49,17 @@ class EndpointAnswer:
     exchange: Exchange
 
 
+@dataclass
+class SecurityState:
+    """What the security steps remember between steps of a scenario."""
+
+    answers: list[EndpointAnswer] = field(default_factory=list)  # of the last 'these endpoints are called'
+    # API name -> (the exception class the openai client raised, or None; the exchange), of the last calls
+    openai_outcomes: dict[str, tuple[str | None, Exchange | None]] = field(default_factory=dict)
+
+
 def endpoint_answers(context: Any) -> list[EndpointAnswer]:
-    answers = state_of(context).results.values.get(ANSWERS_KEY)
+    answers = state_of(context).part(SecurityState).answers
     expect(bool(answers), "no endpoint was called: add 'When these endpoints are called with ...:' first")
     return answers
 
@@ -84,7 +90,7 @@ def step_endpoints_called_with(context: Any, credentials: str) -> None:
         exchange = state.client().request(row["method"].upper(), row["path"], raw_body=body or None,
                                           headers=headers)
         answers.append(EndpointAnswer(row["method"].upper(), row["path"], exchange))
-    state.results.values[ANSWERS_KEY] = answers
+    state.part(SecurityState).answers = answers
     state.results.last = answers[-1].exchange
 
 
@@ -165,11 +171,11 @@ def step_openai_client_calls(context: Any, apis: str) -> None:
         exchange = embeddings.exchange_of_client_response(response, state.request.user_api_key)
         state.results.background.append(exchange)
         outcomes[name] = (error_name, exchange)
-    state.results.values[OPENAI_OUTCOMES_KEY] = outcomes
+    state.part(SecurityState).openai_outcomes = outcomes
 
 
 def _openai_outcomes(context: Any) -> dict[str, tuple[str | None, Exchange | None]]:
-    outcomes = state_of(context).results.values.get(OPENAI_OUTCOMES_KEY)
+    outcomes = state_of(context).part(SecurityState).openai_outcomes
     expect(bool(outcomes), "the openai client called nothing: add 'When the openai client calls ...' first")
     return outcomes
 

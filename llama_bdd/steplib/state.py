@@ -9,7 +9,7 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from llama_bdd.harness.config import ServerConfig
 from llama_bdd.harness.http import Exchange, HttpClient
@@ -17,6 +17,8 @@ from llama_bdd.harness.process import ServerProcess
 
 DEFAULT_REQUEST_SEED = 42
 CORS_TEST_ORIGIN = "my.super.domain"
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -73,7 +75,6 @@ class Results:
     tokens: list[int] = field(default_factory=list)
     tokenized_text: str | None = None
     last: Exchange | None = None
-    values: dict[str, Any] = field(default_factory=dict)  # named values remembered by steps
 
 
 @dataclass
@@ -95,6 +96,14 @@ class ScenarioState:
     notes: list[str] = field(default_factory=list)  # lines added to a failure report
     server_logs: list[Path] = field(default_factory=list)  # every server log of the scenario (kept on failure)
     started_at: float = field(default_factory=time.monotonic)
+    # what step modules remember between steps, one dataclass instance per module (see ``part``)
+    parts: dict[type, Any] = field(default_factory=dict)
+
+    def part(self, kind: type[T]) -> T:
+        """This scenario's state for one step module: an instance of that module's dataclass, made on first use."""
+        if kind not in self.parts:
+            self.parts[kind] = kind()
+        return self.parts[kind]
 
     def cache_dir(self, name: str = "cache") -> Path:
         """A directory of this scenario that survives server restarts and is removed with the scenario."""

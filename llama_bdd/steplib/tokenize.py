@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+
+from llama_bdd.harness.http import Exchange
 
 from .core import expect, expect_equal, expect_status, state_of, step
 
-_PIECES = "tokenize.pieces"
+
+@dataclass
+class TokenizeState:
+    """What the tokenize steps remember between steps of a scenario."""
+
+    # the ``{"id", "piece"}`` tokens of the last tokenizing with pieces, and its exchange
+    pieces: tuple[list[dict[str, Any]], Exchange] | None = None
 
 
 def tokenize(context: Any, content: Any, add_special: bool = True) -> list[int]:
@@ -79,7 +88,7 @@ def step_tokenizing_with_pieces(context: Any) -> None:
                f"a with_pieces token must be {{'id': int, 'piece': ...}}, got {token!r}", exchange)
     state.results.tokenized_text = context.text
     state.results.tokens = [token["id"] for token in tokens]
-    state.results.values[_PIECES] = (tokens, exchange)
+    state.part(TokenizeState).pieces = (tokens, exchange)
 
 
 @step("tokens can be detokenize")
@@ -105,7 +114,7 @@ def step_pieces_spell_text(context: Any) -> None:
         Then the pieces spell the text
     """
     state = state_of(context)
-    entry = state.results.values.get(_PIECES)
+    entry = state.part(TokenizeState).pieces
     expect(entry is not None, "no tokenizing with pieces yet: add 'When tokenizing with pieces:' first")
     tokens, exchange = entry
     raw = b""
@@ -127,10 +136,10 @@ def step_pieces_same_ids(context: Any) -> None:
         Then the pieces carry the same ids as plain tokenizing
     """
     state = state_of(context)
-    expect(_PIECES in state.results.values, "no tokenizing with pieces yet: add 'When tokenizing with pieces:' first")
+    pieces = state.part(TokenizeState).pieces
+    expect(pieces is not None, "no tokenizing with pieces yet: add 'When tokenizing with pieces:' first")
     plain = tokenize(context, state.results.tokenized_text, add_special=False)
-    expect_equal(state.results.tokens, plain, "token ids with pieces vs plain /tokenize",
-                 state.results.values[_PIECES][1])
+    expect_equal(state.results.tokens, plain, "token ids with pieces vs plain /tokenize", pieces[1])
 
 
 @step("tokenizing with add_special adds at most the BOS token")
