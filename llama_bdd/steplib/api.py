@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from llama_bdd.harness.http import Exchange
+
 from .core import expect, expect_equal, state_of, step
 
 _MISSING = object()
+# what llama-server answers JSON with
+JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
 
 def json_value(text: str) -> Any:
@@ -31,10 +35,10 @@ def field_at(document: Any, path: str) -> Any:
     return value
 
 
-def last_exchange(context: Any):
-    state = state_of(context)
-    exchange = state.results.last
-    expect(exchange is not None, "no request was sent yet")
+def last_exchange(context: Any, hint: str = "") -> Exchange:
+    """The answer the checking steps look at; a failure naming ``hint`` (the step to add) when none came yet."""
+    exchange = state_of(context).results.last
+    expect(exchange is not None, "no request was sent yet" + (f": {hint}" if hint else ""))
     return exchange
 
 

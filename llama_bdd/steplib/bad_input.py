@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import api, completion  # noqa: F401 - plain HTTP and completion steps first
+from .api import JSON_CONTENT_TYPE
 from .core import expect, expect_equal, expect_status, state_of, step
 
-JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
 
 def check_rejection(context: Any, status: int, error_type: str) -> tuple[dict[str, Any], Any]:

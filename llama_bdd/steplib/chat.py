@@ -21,6 +21,7 @@ from llama_bdd.harness.http import DEFAULT_TIMEOUT, Exchange, async_request
 from llama_bdd.harness.timing import timed
 
 from . import completion  # noqa: F401 - request and completion steps first
+from .api import JSON_CONTENT_TYPE
 from .completion import last_completion
 from .core import expect, expect_equal, expect_status, state_of, step
 from .lifecycle import suite_of
@@ -29,7 +30,6 @@ from .tokenize import tokenize
 
 OPENAI_TIMEOUT = 120.0
 NO_KEY = "nope"  # the openai client insists on some key
-JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
 
 @dataclass

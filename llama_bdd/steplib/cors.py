@@ -11,17 +11,14 @@ from typing import Any
 
 from llama_bdd.harness.http import Exchange
 
-from . import api  # noqa: F401 - plain HTTP steps first ("the response status is ..." checks our answers too)
+from . import api  # plain HTTP steps first ("the response status is ..." checks our answers too)
 from .core import expect, expect_equal, expect_status, state_of, step
 
 ALLOW_ORIGIN = "Access-Control-Allow-Origin"
 
 
 def last_answer(context: Any) -> Exchange:
-    exchange = state_of(context).results.last
-    expect(exchange is not None, "no request was sent: add 'When an OPTIONS request is sent from ...' or "
-                                 "'When origin ... sends ...' first")
-    return exchange
+    return api.last_exchange(context, "add 'When an OPTIONS request is sent from ...' or 'When origin ... sends ...'")
 
 
 def preflight(context: Any, path: str, origin: str) -> None:

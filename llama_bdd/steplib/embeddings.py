@@ -132,7 +132,7 @@ def oai_vectors(exchange: Exchange, model: str | None) -> list[list[float]]:
     expect_status(exchange, 200)
     expect_equal(exchange.header("Access-Control-Allow-Origin"), CORS_TEST_ORIGIN,
                  "Access-Control-Allow-Origin", exchange)
-    expect_equal(exchange.header("Content-Type"), "application/json; charset=utf-8", "Content-Type", exchange)
+    expect_equal(exchange.header("Content-Type"), api.JSON_CONTENT_TYPE, "Content-Type", exchange)
     body = exchange.body
     expect_equal(body.get("object"), "list", "object of the embeddings response", exchange)
     if model is not None:
