@@ -268,8 +268,7 @@ def step_oai_chat_request(context: Any, api_error: str) -> None:
     if api_error not in ("no", "raised"):
         raise AssertionError(f"'{api_error} api error': say 'no' or 'raised'")
     state = state_of(context)
-    expect(bool(state.request.prompts), "no user prompt queued: add 'Given a user prompt ...' first")
-    result = chat_with_openai_client(context, state.request.prompts.pop(), api_error == "raised")
+    result = chat_with_openai_client(context, completion.pop_prompt(context, "user prompt"), api_error == "raised")
     if result is not None:
         state.results.completions.append(result)
 
@@ -287,8 +286,7 @@ def step_chat_completion_from(context: Any, path: str, client: str) -> None:
     state = state_of(context)
     expect(path in ("/v1/chat/completions", "/chat/completions"),
            f"unknown chat route {path}: use /v1/chat/completions or /chat/completions")
-    expect(bool(state.request.prompts), "no user prompt queued: add 'Given a user prompt ...' first")
-    prompt = state.request.prompts.pop()
+    prompt = completion.pop_prompt(context, "user prompt")
     if client == "the openai client":
         result = chat_with_openai_client(context, prompt, False, v1=path.startswith("/v1/"))
     elif client == "raw HTTP":
@@ -411,7 +409,5 @@ def step_prompt_posted_as_chat(context: Any, path: str) -> None:
 
         When the queued prompt is posted to /v1/chat/completions as a chat message
     """
-    state = state_of(context)
-    expect(bool(state.request.prompts), "no prompt queued: add 'Given a prompt ...' first")
-    draft = state.request
-    send_raw(context, path, chat_payload(draft, draft.prompts.pop()), raw_headers(draft))
+    draft = state_of(context).request
+    send_raw(context, path, chat_payload(draft, completion.pop_prompt(context)), raw_headers(draft))

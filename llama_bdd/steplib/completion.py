@@ -114,9 +114,10 @@ def send_completion(context: Any, prompt: Any, expect_api_error: bool) -> Exchan
     return post_completion(context, payload).exchange
 
 
-def pop_prompt(context: Any) -> str:
+def pop_prompt(context: Any, kind: str = "prompt") -> str:
+    """The last queued prompt, taken off the queue (``kind`` names the step that queues one)."""
     prompts = state_of(context).request.prompts
-    expect(bool(prompts), "no prompt queued: add 'Given a prompt ...' first")
+    expect(bool(prompts), f"no {kind} queued: add 'Given a {kind} ...' first")
     return prompts.pop()
 
 
