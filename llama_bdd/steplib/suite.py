@@ -23,8 +23,10 @@ to the embedded default (see ``llama_bdd.harness.provision``).
 
 from __future__ import annotations
 
+import atexit
 import os
 import shlex
+import shutil
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -64,6 +66,12 @@ class Suite:
     started_at: float = field(default_factory=time.monotonic)
     scenario_records: list[dict] = field(default_factory=list)  # one per scenario, for the benchmark
     skips: list = field(default_factory=list)  # reports.Skip, one per skipped scenario
+
+    def __post_init__(self) -> None:
+        # A run that dies without its after_all hook (a crash, a closed pipe) still leaves no temp dir behind,
+        # unless temp dirs are to be kept.
+        if self.preserve == "none":
+            atexit.register(shutil.rmtree, self.workdir, True)
 
     @classmethod
     def from_settings(cls, userdata: Mapping[str, str], environ: Mapping[str, str] = os.environ) -> "Suite":
