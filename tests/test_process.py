@@ -1,5 +1,6 @@
 """Starting, health-waiting and stopping servers, against a small fake llama-server."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -90,9 +91,11 @@ def test_pinned_port(tmp_path, caps, monkeypatch):
     assert server.port == port and f"--port {port}" in " ".join(server.command.args)
 
 
-def test_servers_die_with_the_process_that_started_them(tmp_path):
+@pytest.mark.parametrize("server_args", [[], ["--ignore-sigterm"]], ids=["graceful", "hangs-on-sigterm"])
+def test_servers_die_with_the_process_that_started_them(tmp_path, server_args):
     # A child Python process starts a fake server, then is SIGKILLed: no cleanup code runs in it,
-    # yet the server must go (PR_SET_PDEATHSIG), so no server outlives a killed test run.
+    # yet the server must go (PR_SET_PDEATHSIG), so no server outlives a killed test run; the kernel
+    # sends SIGKILL, so even a server that would hang in its SIGTERM shutdown goes.
     script = textwrap.dedent(f"""
         import sys, time
         from pathlib import Path
@@ -100,17 +103,21 @@ def test_servers_die_with_the_process_that_started_them(tmp_path):
         from llama_bdd.harness.config import ServerConfig
         from llama_bdd.harness.process import launch_server
         fake = Path({str(FAKE)!r})
-        server = launch_server(fake, ServerConfig(), capabilities_of(fake), [], Path({str(tmp_path / 'x.log')!r}))
+        server = launch_server(fake, ServerConfig(), capabilities_of(fake), {server_args!r}, Path({str(tmp_path / 'x.log')!r}))
         print(server.pid, flush=True)
         time.sleep(60)
     """)
     runner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
                               env={**os.environ, "PORT": ""})
     server_pid = int(runner.stdout.readline())
-    assert psutil.pid_exists(server_pid)
-    runner.kill()
-    runner.wait()
-    deadline = time.monotonic() + 10
-    while psutil.pid_exists(server_pid) and psutil.Process(server_pid).status() != psutil.STATUS_ZOMBIE:
-        assert time.monotonic() < deadline, "the server outlived the process that started it"
-        time.sleep(0.1)
+    try:
+        assert psutil.pid_exists(server_pid)
+        runner.kill()
+        runner.wait()
+        deadline = time.monotonic() + 10
+        while psutil.pid_exists(server_pid) and psutil.Process(server_pid).status() != psutil.STATUS_ZOMBIE:
+            assert time.monotonic() < deadline, "the server outlived the process that started it"
+            time.sleep(0.1)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(server_pid, signal.SIGKILL)  # only if the test failed: never leave the fake behind

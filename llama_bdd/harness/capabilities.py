@@ -3,6 +3,11 @@
 A flag the binary does not list is never passed to it (an unknown flag makes llama-server exit), and a
 scenario that needs one is skipped with the reason. The parse is cached per binary path + mtime + size,
 in memory and on disk, so each binary's ``--help`` runs once.
+
+The build number may be unknown: a build from a source tarball (no git, no ``LLAMA_BUILD_NUMBER``) says
+``version: 0 (unknown)``, and that 0 is no build number. Unknown is ``None``, never 0: a version-gated
+expectation asks ``build_at_least(n)`` and must handle its ``None`` (fall back to what the server shows,
+or skip with the reason).
 """
 
 from __future__ import annotations
@@ -22,6 +27,18 @@ _OPTION_LINE = re.compile(r"^(-[^\s].*?)(?:\s{2,}|$)")
 _FLAG = re.compile(r"^(--?[A-Za-z0-9][\w.-]*)")
 # "version: 0.6.0-dev (build 11434, commit abc)" today; "version: 4000 (abc)" in older builds
 _VERSION = (re.compile(r"version:.*\(build (\d+), commit ([^)]*)\)"), re.compile(r"version:\s*(\d+)\s*\(([^)]*)\)"))
+# what build-info.cmake falls back to without git and without LLAMA_BUILD_NUMBER / LLAMA_BUILD_COMMIT
+_NO_BUILD_NUMBER = 0
+_NO_COMMIT = "unknown"
+
+
+def _known_build(number: int | None) -> int | None:
+    return None if number is None or number <= _NO_BUILD_NUMBER else number
+
+
+def _known_commit(commit: str | None) -> str | None:
+    commit = (commit or "").strip()
+    return None if not commit or commit == _NO_COMMIT else commit
 
 
 @dataclass(frozen=True)
@@ -45,10 +62,18 @@ class Capabilities:
     def missing(self, flags: list[str]) -> list[str]:
         return [flag for flag in flags if not self.supports(flag)]
 
+    def build_at_least(self, build: int) -> bool | None:
+        """Whether this is build ``build`` or later; None when the build number is unknown."""
+        return None if self.build_number is None else self.build_number >= build
+
+    def build_at_most(self, build: int) -> bool | None:
+        """Whether this is build ``build`` or earlier; None when the build number is unknown."""
+        return None if self.build_number is None else self.build_number <= build
+
     @property
     def version(self) -> str:
         if self.build_number is None:
-            return "unknown build"
+            return "unknown build" + (f" ({self.build_commit})" if self.build_commit else "")
         return f"b{self.build_number}" + (f" ({self.build_commit})" if self.build_commit else "")
 
     @classmethod
@@ -73,7 +98,7 @@ class Capabilities:
         build_number = build_commit = None
         version = next(filter(None, (pattern.search(version_text) for pattern in _VERSION)), None)
         if version:
-            build_number, build_commit = int(version.group(1)), version.group(2).strip() or None
+            build_number, build_commit = _known_build(int(version.group(1))), _known_commit(version.group(2))
         return cls(flags=frozenset(canonical), canonical=canonical,
                    build_number=build_number, build_commit=build_commit)
 
@@ -84,8 +109,9 @@ class Capabilities:
     @classmethod
     def from_json(cls, text: str) -> "Capabilities":
         data = json.loads(text)
+        # parses cached before 0 meant unknown may still hold a 0
         return cls(flags=frozenset(data["canonical"]), canonical=data["canonical"],
-                   build_number=data["build_number"], build_commit=data["build_commit"])
+                   build_number=_known_build(data["build_number"]), build_commit=_known_commit(data["build_commit"]))
 
 
 _MEMORY: dict[str, Capabilities] = {}

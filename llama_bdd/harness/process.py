@@ -3,7 +3,7 @@
 Every server binds 127.0.0.1 on a free port (``PORT`` pins it), writes its log to a file of its own, is
 ready when ``GET /health`` answers 200, and is stopped by PID: SIGTERM, a bounded wait (the disk cache
 flushes on a graceful shutdown), then SIGKILL to its process group. Servers still running when the
-Python process exits are stopped by an ``atexit`` handler, and on Linux each server also gets SIGTERM
+Python process exits are stopped by an ``atexit`` handler, and on Linux each server also gets SIGKILL
 from the kernel if the process that started it dies (``PR_SET_PDEATHSIG``), so none is ever left behind.
 """
 
@@ -54,8 +54,11 @@ _PR_SET_PDEATHSIG = 1
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    # SIGKILL, not SIGTERM: once the parent is gone nobody is left to escalate, and a server stuck in its
+    # graceful shutdown (it waits for open connections) would live on. The signal comes when the thread
+    # that forked exits, so servers are started from threads that live as long as the run (the main one).
     if _LIBC is not None:
-        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+        _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 @dataclass
