@@ -1,6 +1,6 @@
-"""Behave hooks: each one hands over to llama_bdd.steplib.hooks, where the work is done."""
+"""Behave hooks: each one hands over to llama_bdd.steplib.core.hooks, where the work is done."""
 
-from llama_bdd.steplib import hooks
+from llama_bdd.steplib.core import hooks
 
 
 def before_all(context):

@@ -1,8 +1,8 @@
 """The pure parts of the cache steps: request prompts and reading an unusable-directory report."""
 
-from llama_bdd.steplib.cache import CacheState, NamedPrompt
+from llama_bdd.client.cache import NamedPrompt
 from llama_bdd.steplib.cache_disk import CacheDiskState, _whole_log_of, lines_naming
-from llama_bdd.steplib.state import ScenarioState
+from llama_bdd.steplib.core.state import CacheState, ScenarioState
 
 
 def test_named_prompts_become_request_prompts():

@@ -1,6 +1,6 @@
 """Skip reasons written into behave's JUnit XML."""
 
-from llama_bdd.steplib.reports import Skip, annotate_junit_skips
+from llama_bdd.steplib.core.reports import Skip, annotate_junit_skips
 
 XML = """<?xml version='1.0' encoding='UTF-8'?>
 <testsuite name="cache.disk.Persistent disk prompt cache" tests="2">

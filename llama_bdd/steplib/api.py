@@ -5,44 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from llama_bdd.harness.http import Exchange
+from llama_bdd.client.checks import MISSING, field_at, json_value
 
 from .core import expect, expect_equal, state_of, step
-
-_MISSING = object()
-# what llama-server answers JSON with
-JSON_CONTENT_TYPE = "application/json; charset=utf-8"
+from .core.scenario import last_exchange
 
 
-def json_value(text: str) -> Any:
-    """A step argument as JSON when it parses (``0``, ``true``, ``"x"``, ``[1]``), else the text itself."""
-    try:
-        return json.loads(text)
-    except ValueError:
-        return text
-
-
-def field_at(document: Any, path: str) -> Any:
-    """``error.type`` or ``choices.0.message`` inside a JSON document; ``_MISSING`` when absent."""
-    value = document
-    for part in path.split("."):
-        if isinstance(value, list) and part.lstrip("-").isdigit() and -len(value) <= int(part) < len(value):
-            value = value[int(part)]
-        elif isinstance(value, dict) and part in value:
-            value = value[part]
-        else:
-            return _MISSING
-    return value
-
-
-def last_exchange(context: Any, hint: str = "") -> Exchange:
-    """The answer the checking steps look at; a failure naming ``hint`` (the step to add) when none came yet."""
-    exchange = state_of(context).results.last
-    expect(exchange is not None, "no request was sent yet" + (f": {hint}" if hint else ""))
-    return exchange
-
-
-@step("a {method:w} request to {path} with JSON {body}")
+@step("a {method:w} request to {path:UrlPath} with JSON {body}")
 def step_request_with_json(context: Any, method: str, path: str, body: str) -> None:
     """Send a request with a one-line JSON body (sent as is, so malformed JSON can be tested too).
 
@@ -53,7 +22,7 @@ def step_request_with_json(context: Any, method: str, path: str, body: str) -> N
                                                 headers=state.request.auth_headers())
 
 
-@step("a {method:w} request to {path} with:")
+@step("a {method:w} request to {path:UrlPath} with:")
 def step_request_with_text(context: Any, method: str, path: str) -> None:
     """Send a request whose body is the step's text block, as is.
 
@@ -67,7 +36,7 @@ def step_request_with_text(context: Any, method: str, path: str) -> None:
                                                 headers=state.request.auth_headers())
 
 
-@step("a {method:w} request to {path}")
+@step("a {method:w} request to {path:UrlPath}")
 def step_request(context: Any, method: str, path: str) -> None:
     """Send a request without a body.
 
@@ -116,5 +85,5 @@ def step_response_field(context: Any, path: str, value: str) -> None:
     """
     exchange = last_exchange(context)
     actual = field_at(exchange.body, path)
-    expect(actual is not _MISSING, f"the response has no field '{path}'", exchange)
+    expect(actual is not MISSING, f"the response has no field '{path}'", exchange)
     expect_equal(actual, json_value(value), f"response field {path}", exchange)

@@ -10,24 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import api, completion  # noqa: F401 - plain HTTP and completion steps first
-from .api import JSON_CONTENT_TYPE
+from llama_bdd.client.checks import expect_error
+
 from .core import expect, expect_equal, expect_status, state_of, step
-
-
-
-def check_rejection(context: Any, status: int, error_type: str) -> tuple[dict[str, Any], Any]:
-    exchange = state_of(context).results.last
-    expect(exchange is not None, "no request was sent yet")
-    expect_status(exchange, status)
-    expect_equal(exchange.header("Content-Type"), JSON_CONTENT_TYPE, "Content-Type of the error", exchange)
-    body = exchange.body
-    error = body.get("error") if isinstance(body, dict) else None
-    expect(isinstance(error, dict), "the answer has no error object", exchange)
-    expect_equal(error.get("code"), status, "error.code", exchange)
-    expect_equal(error.get("type"), error_type, "error.type", exchange)
-    expect(isinstance(error.get("message"), str) and error["message"] != "", "error.message is empty", exchange)
-    return error, exchange
+from .core.scenario import last_exchange
 
 
 @step("the request is rejected with {status:d} {error_type:w}")
@@ -36,7 +22,7 @@ def step_rejected(context: Any, status: int, error_type: str) -> None:
 
         Then the request is rejected with 404 not_found_error
     """
-    check_rejection(context, status, error_type)
+    expect_error(last_exchange(context), status, error_type)
 
 
 @step('the request is rejected with {status:d} {error_type:w} saying "{text}"')
@@ -45,7 +31,8 @@ def step_rejected_saying(context: Any, status: int, error_type: str, text: str) 
 
         Then the request is rejected with 400 invalid_request_error saying "'messages' is required"
     """
-    error, exchange = check_rejection(context, status, error_type)
+    exchange = last_exchange(context)
+    error = expect_error(exchange, status, error_type)
     expect(text in error["message"], f"error.message should contain {text!r}: {error['message']!r}", exchange)
 
 

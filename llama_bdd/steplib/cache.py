@@ -9,65 +9,23 @@ cache (``cache_n``). A prompt served whole from a cache re-processes only its la
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
+from llama_bdd.client.cache import NamedPrompt, evaluation_timings
 from llama_bdd.harness.http import Exchange
 from llama_bdd.harness.logs import LogReader
 from llama_bdd.harness.multimodal import multimodal_model, sample_image_base64
 
-from . import api, completion, lifecycle  # noqa: F401 - their phrases are registered first
-from .core import expect, expect_equal, expect_status, state_of, step
+from .core import expect, expect_equal, skip_scenario, state_of, step
+from .core.scenario import evaluation_payload, named_prompt, prompt_token_count
+from .core.state import CacheState
 
 LOG_TAG_TIMEOUT = 10.0  # the server pumps its log to the file asynchronously
 LOG_SETTLE_SECONDS = 0.5  # how long a tag is given to appear before its absence counts
-DEFAULT_MEDIA_MARKER = "<__media__>"
-
-
-@dataclass
-class NamedPrompt:
-    """A prompt a scenario refers to by name: text, token ids, or text with an image."""
-
-    name: str
-    text: str | None = None
-    tokens: list[int] | None = None
-    image_base64: str | None = None  # the text holds {marker} where the image goes
-
-    def payload_prompt(self, media_marker: str) -> Any:
-        if self.tokens is not None:
-            return self.tokens
-        if self.image_base64 is not None:
-            return {"prompt_string": self.text.format(marker=media_marker), "multimodal_data": [self.image_base64]}
-        return self.text
-
-
-@dataclass
-class CacheState:
-    """What the cache steps remember between steps of a scenario, by prompt name."""
-
-    prompts: dict[str, NamedPrompt] = field(default_factory=dict)
-    # prompt_n + cache_n of each prompt's first evaluation: its length in tokens
-    token_counts: dict[str, int] = field(default_factory=dict)
-    # the timings of each prompt's last evaluation, with its exchange
-    timings: dict[str, tuple[dict[str, Any], Exchange]] = field(default_factory=dict)
 
 
 def _cache_state(context: Any) -> CacheState:
     return state_of(context).part(CacheState)
-
-
-def named_prompt(context: Any, name: str) -> NamedPrompt:
-    prompts = _cache_state(context).prompts
-    expect(name in prompts, f"no prompt named {name}: define it first ('Given prompt {name} is \"...\"'); "
-                            f"defined: {', '.join(sorted(prompts)) or 'none'}")
-    return prompts[name]
-
-
-def prompt_token_count(context: Any, name: str) -> int:
-    """The prompt's length in tokens, from its first evaluation (``prompt_n`` + ``cache_n``)."""
-    counts = _cache_state(context).token_counts
-    expect(name in counts, f"prompt {name} was not evaluated yet: add 'When prompt {name} is evaluated' first")
-    return counts[name]
 
 
 def last_timings(context: Any, name: str) -> tuple[dict[str, Any], Exchange]:
@@ -76,24 +34,9 @@ def last_timings(context: Any, name: str) -> tuple[dict[str, Any], Exchange]:
     return timings[name]
 
 
-def evaluation_payload(context: Any, prompt: NamedPrompt) -> dict[str, Any]:
-    """``/completion`` body that only evaluates the prompt into the slot's KV cache."""
-    state = state_of(context)
-    marker = DEFAULT_MEDIA_MARKER
-    if prompt.image_base64 is not None:
-        # the marker is random per server process unless LLAMA_MEDIA_MARKER pins it: ask this one
-        props = expect_status(state.client().get("/props"), 200).body
-        marker = props.get("media_marker") or DEFAULT_MEDIA_MARKER
-    return {"prompt": prompt.payload_prompt(marker), "n_predict": 0, "cache_prompt": True,
-            **state.request.fields}
-
-
 def record_evaluation(context: Any, name: str, exchange: Exchange) -> None:
     """Check a prompt evaluation answered 200 with timings, and remember them under the prompt's name."""
-    expect_status(exchange, 200)
-    timings = exchange.body.get("timings")
-    expect(isinstance(timings, dict) and "prompt_n" in timings and "cache_n" in timings,
-           "the completion response has no timings.prompt_n / timings.cache_n", exchange)
+    timings = evaluation_timings(exchange)
     remembered = _cache_state(context)
     remembered.timings[name] = (timings, exchange)
     remembered.token_counts.setdefault(name, timings["prompt_n"] + timings["cache_n"])
@@ -143,7 +86,7 @@ def step_multimodal_model(context: Any) -> None:
     """
     model, reason = multimodal_model()
     if model is None:
-        lifecycle.skip_scenario(context, reason)
+        skip_scenario(context, reason)
         return
     config = state_of(context).config
     config.model_file = model.model

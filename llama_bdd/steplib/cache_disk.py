@@ -21,12 +21,13 @@ from llama_bdd.harness.kvcache_files import (MIB, FileFingerprint, describe_file
                                               wait_for_files)
 from llama_bdd.harness.logs import LogReader
 
-from . import cache, concurrency, lifecycle
-from .core import expect, expect_equal, state_of, step
+from .core import expect, expect_equal, lifecycle, state_of, step
+from .core.scenario import evaluation_payload, named_prompt, send_in_background
 
 DISK_CACHE_DIR = "disk-cache"
 FILE_WAIT_TIMEOUT = 10.0
 STORE_WATCH_TIMEOUT = 30.0
+LOG_TAG_TIMEOUT = 10.0  # the server pumps its log to the file asynchronously
 KILLED_REQUEST_TIMEOUT = 10.0
 
 
@@ -283,9 +284,9 @@ def step_kill_during_store(context: Any, name: str) -> None:
     directory = disk_cache_dir(context)
     known = {path.name for path in directory.iterdir()}
     server = state.server
-    prompt = cache.named_prompt(context, name)
-    concurrency.send_in_background(context, "/completion", cache.evaluation_payload(context, prompt), {},
-                                   lambda exchange: exchange)
+    prompt = named_prompt(context, name)
+    send_in_background(context, "/completion", evaluation_payload(context, prompt), {},
+                       lambda exchange: exchange)
     entry = kvcache_files.wait_for_new_entry(directory, known, STORE_WATCH_TIMEOUT,
                                              stop=lambda: not server.is_running())
     exited_alone = not server.is_running()
@@ -362,7 +363,7 @@ def step_unusable_directory_reported(context: Any) -> None:
     server = state.server
     reader = LogReader(server.log_path)
     seen = ""
-    deadline = time.monotonic() + cache.LOG_TAG_TIMEOUT
+    deadline = time.monotonic() + LOG_TAG_TIMEOUT
     while not lines_naming(seen, blocker) and time.monotonic() < deadline and server.is_running():
         seen += reader.drain()
         time.sleep(0.05)

@@ -1,4 +1,4 @@
-"""Native ``/completion`` requests (plain and streamed) and the checks on what they generated.
+"""Native ``/completion`` steps: requests plain and streamed, and the checks on what they generated.
 
 A native answer carries ``content``, ``tokens_predicted``, ``stop_type`` (``limit``, ``eos``, ``word``,
 ``none``), ``stopping_word``, ``truncated`` and ``timings`` (``prompt_n`` tokens processed, ``cache_n`` taken
@@ -9,84 +9,20 @@ plain answer (its own ``content`` empty); no ``[DONE]`` follows.
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass
 from typing import Any
 
+from llama_bdd.client.answers import Completion
+from llama_bdd.client.checks import expect, expect_equal, expect_status, expect_unauthorized
+from llama_bdd.client.completion import (assert_n_tokens_predicted, batch_completions, prompt_in_form,
+                                         completion_headers, completion_payload, expect_same_completion,
+                                         expect_stopped_at_word, expect_token_probabilities, native_body,
+                                         native_completion, sent_payload)
+from llama_bdd.client.tokenize import common_prefix_length
 from llama_bdd.harness.http import Exchange
 
-from . import request  # noqa: F401 - request-building steps first
-from .core import expect, expect_equal, expect_status, state_of, step
-from .state import CORS_TEST_ORIGIN, Completion, RequestDraft
-from .tokenize import detokenize, tokenize
-
-JSON_PROMPT_STRING_KEY = "prompt_string"
-
-
-@dataclass
-class CompletionState:
-    """What the completion steps remember between steps of a scenario."""
-
-    last_payload: dict[str, Any] | None = None  # the last native completion body sent
-    last_path: str = "/completion"  # where ``post_completion`` last sent it
-    # the stop word of a repeated request, the text expected before it, and the full completion it came from
-    stop_word: tuple[str, str, Completion] | None = None
-
-
-def completion_payload(draft: RequestDraft, prompt: Any) -> dict[str, Any]:
-    """The ``/completion`` body the original suite sent, plus streaming and any fields the scenario set."""
-    payload = {"prompt": prompt, "n_predict": draft.n_predict if draft.n_predict is not None else -1,
-               "seed": draft.effective_seed}
-    if draft.streaming:
-        payload["stream"] = True
-    return {**payload, **draft.fields}
-
-
-def completion_headers(draft: RequestDraft) -> dict[str, str]:
-    return {"Origin": CORS_TEST_ORIGIN, **draft.auth_headers()}
-
-
-def native_completion(exchange: Exchange) -> Completion:
-    """A successful native completion (200, CORS echo of the origin), plain or streamed."""
-    expect_status(exchange, 200)
-    expect_equal(exchange.header("Access-Control-Allow-Origin"), CORS_TEST_ORIGIN,
-                 "Access-Control-Allow-Origin of the completion response", exchange)
-    if exchange.events is not None:
-        return native_stream_result(exchange)
-    body = exchange.body
-    expect(isinstance(body, dict) and "content" in body and "timings" in body,
-           "a native completion answer must be one JSON object with content and timings", exchange)
-    return Completion(content=body["content"], predicted_n=body["timings"]["predicted_n"], exchange=exchange,
-                      finish_reason=body.get("stop_type"), raw=body)
-
-
-def native_stream_result(exchange: Exchange) -> Completion:
-    """A streamed native completion: every event ``stop: false`` but the last, which has the timings.
-
-    The result's ``raw`` is that last event, so the checks on plain answers apply to it as well.
-    """
-    content_type = exchange.header("Content-Type") or ""
-    expect(content_type.startswith("text/event-stream"),
-           f"a streamed completion must be text/event-stream, is {content_type!r}", exchange)
-    events = exchange.data_events()
-    expect(len(events) > 0, "the stream carried no data event", exchange)
-    for number, event in enumerate(events[:-1], start=1):
-        expect(event.get("stop") is False, f"event {number} of {len(events)} must have stop: false", exchange)
-    final = events[-1]
-    expect(final.get("stop") is True, "the last event of the stream must have stop: true", exchange)
-    expect(isinstance(final.get("timings"), dict), "the last event of the stream must carry timings", exchange)
-    content = "".join(event.get("content", "") for event in events)
-    return Completion(content=content, predicted_n=final["timings"]["predicted_n"], exchange=exchange,
-                      finish_reason=final.get("stop_type"), raw=final)
-
-
-def expect_unauthorized(exchange: Exchange) -> None:
-    """401 with ``error.type`` ``authentication_error``."""
-    expect_status(exchange, 401)
-    body = exchange.body
-    error = body.get("error", {}) if isinstance(body, dict) else {}
-    expect_equal(error.get("type"), "authentication_error", "error.type of the 401 response", exchange)
+from .core import state_of, step
+from .core.scenario import last_completion, pop_prompt, prompt_tokens
+from .core.state import CompletionState
 
 
 def post_completion(context: Any, payload: dict[str, Any], path: str = "/completion") -> Completion:
@@ -114,43 +50,10 @@ def send_completion(context: Any, prompt: Any, expect_api_error: bool) -> Exchan
     return post_completion(context, payload).exchange
 
 
-def pop_prompt(context: Any, kind: str = "prompt") -> str:
-    """The last queued prompt, taken off the queue (``kind`` names the step that queues one)."""
-    prompts = state_of(context).request.prompts
-    expect(bool(prompts), f"no {kind} queued: add 'Given a {kind} ...' first")
-    return prompts.pop()
-
-
-def last_completion(context: Any) -> Completion:
-    """The most recent result, left in place (``N tokens are predicted`` is the step that consumes one)."""
+def pop_completion(context: Any) -> Completion:
     completions = state_of(context).results.completions
     expect(bool(completions), "no completion result to check: send a request first")
-    return completions[-1]
-
-
-def native_body(completion: Completion) -> dict[str, Any]:
-    """The JSON of a native answer (the last event of a stream); OpenAI-compatible answers are refused."""
-    expect(isinstance(completion.raw, dict) and "tokens_predicted" in completion.raw
-           and "timings" in completion.raw,
-           "this check needs a native /completion answer (tokens_predicted, timings)", completion.exchange)
-    return completion.raw
-
-
-def sent_payload(completion: Completion) -> dict[str, Any]:
-    """The JSON body of the request that produced this result."""
-    expect(completion.exchange is not None and completion.exchange.request_body is not None,
-           "the request of this result is not known")
-    return json.loads(completion.exchange.request_body)
-
-
-def prompt_tokens(context: Any, prompt: Any) -> list[int]:
-    """The tokens the server makes of a prompt: a string, token ids, a mixed list or a ``prompt_string`` object."""
-    if isinstance(prompt, dict):
-        prompt = prompt[JSON_PROMPT_STRING_KEY]
-    if isinstance(prompt, list) and all(isinstance(item, int) for item in prompt):
-        return list(prompt)
-    # /tokenize takes a mixed list too, and tokenizes it the way a completion prompt is tokenized
-    return tokenize(context, prompt)
+    return completions.pop()
 
 
 # ----------------------------------------------------------------------------------------------
@@ -215,20 +118,7 @@ def step_prompt_completed_as(context: Any, text: str, form: str) -> None:
         When the prompt "Once upon a time" is completed as token ids then text
     """
     state = state_of(context)
-    if form == "a string":
-        prompt: Any = text
-    elif form == "token ids":
-        prompt = tokenize(context, text, add_special=True)
-    elif form == "token ids then text":
-        tokens = tokenize(context, text, add_special=True)
-        expect(len(tokens) >= 2, f"'{text}' is a single token: it cannot be split into ids and text")
-        half = len(tokens) // 2
-        prompt = [*tokens[:half], detokenize(context, tokens[half:])]
-    elif form == "a prompt_string object":
-        prompt = {JSON_PROMPT_STRING_KEY: text}
-    else:
-        raise AssertionError(f"unknown prompt form '{form}': use a string, token ids, token ids then text, "
-                             f"or a prompt_string object")
+    prompt = prompt_in_form(state.client(), text, form, headers=state.request.auth_headers())
     post_completion(context, completion_payload(state.request, prompt))
 
 
@@ -245,17 +135,7 @@ def step_prompts_in_one_request(context: Any) -> None:
     state.part(CompletionState).last_payload = payload
     exchange = state.client().post("/completion", payload, headers=completion_headers(state.request))
     state.results.last = exchange
-    expect_status(exchange, 200)
-    answers = exchange.body
-    expect(isinstance(answers, list), "a list of prompts must be answered with a list of completions", exchange)
-    expect_equal(len(answers), len(prompts), "completions for a list of prompts", exchange)
-    expect_equal([answer.get("index") for answer in answers], list(range(len(prompts))),
-                 "index of each completion (in prompt order)", exchange)
-    for answer in answers:
-        state.results.completions.append(Completion(content=answer["content"],
-                                                    predicted_n=answer["timings"]["predicted_n"],
-                                                    exchange=exchange, finish_reason=answer.get("stop_type"),
-                                                    raw=answer))
+    state.results.completions.extend(batch_completions(exchange, len(prompts)))
 
 
 @step("the completion request is sent again stopping at word {index:d} of its text")
@@ -290,36 +170,8 @@ def step_completions_identical(context: Any, count: int) -> None:
     """
     completions = state_of(context).results.completions[-count:]
     expect_equal(len(completions), count, "completions received")
-    first = completions[0]
     for other in completions[1:]:
-        expect_equal(other.content, first.content, "content of repeated completion", other.exchange)
-        expect_equal(other.predicted_n, first.predicted_n, "tokens predicted by repeated completion",
-                     other.exchange)
-
-
-def assert_n_tokens_predicted(completion: Completion, expected_predicted_n: int | None = None,
-                              re_content: str | None = None) -> None:
-    """Content is non-empty, exactly N tokens were predicted, and the content matches the pattern.
-
-    A native answer must say N both in ``timings.predicted_n`` and in ``tokens_predicted``.
-    """
-    expect(len(completion.content) > 0, "no token predicted: the content is empty", completion.exchange)
-    if expected_predicted_n is not None:
-        expect_equal(completion.predicted_n, expected_predicted_n, "number of tokens predicted",
-                     completion.exchange)
-        if isinstance(completion.raw, dict) and "tokens_predicted" in completion.raw:
-            expect_equal(completion.raw["tokens_predicted"], expected_predicted_n, "tokens_predicted",
-                         completion.exchange)
-    if re_content is not None:
-        pattern = "^.*" + re_content.replace("<or>", "|") + ".*$"
-        expect(re.match(pattern, completion.content, flags=re.IGNORECASE | re.MULTILINE | re.DOTALL) is not None,
-               f"content does not match /{pattern}/:\n```\n{completion.content}\n```", completion.exchange)
-
-
-def pop_completion(context: Any) -> Completion:
-    completions = state_of(context).results.completions
-    expect(bool(completions), "no completion result to check: send a request first")
-    return completions.pop()
+        expect_same_completion(completions[0], other)
 
 
 @step("{predicted_n:d} tokens are predicted matching {re_content}")
@@ -367,14 +219,7 @@ def step_stopped_at_word(context: Any) -> None:
     expect(entry is not None, "no stop word was set: add 'When the completion request is sent again stopping "
                               "at word N of its text' first")
     word, expected_text, previous = entry
-    completion = last_completion(context)
-    body = native_body(completion)
-    expect_equal(body.get("stop_type"), "word", "stop_type", completion.exchange)
-    expect_equal(body.get("stopping_word"), word, "stopping_word", completion.exchange)
-    expect_equal(completion.content, expected_text, f"content before the stop word {word!r}", completion.exchange)
-    expect(completion.predicted_n <= previous.predicted_n,
-           f"the stopped completion predicted {completion.predicted_n} tokens, more than the "
-           f"{previous.predicted_n} of the full one", completion.exchange)
+    expect_stopped_at_word(last_completion(context), word, expected_text, previous)
 
 
 @step("the timings account for every prompt token")
@@ -415,9 +260,7 @@ def step_previous_prompt_cached(context: Any) -> None:
     previous, current = completions[-2], completions[-1]
     old = prompt_tokens(context, sent_payload(previous)["prompt"])
     new = prompt_tokens(context, sent_payload(current)["prompt"])
-    common = 0
-    while common < min(len(old), len(new)) and old[common] == new[common]:
-        common += 1
+    common = common_prefix_length(old, new)
     expect(common > 0, "the two prompts share no token, so nothing could come from the cache: "
                        "give them a common beginning")
     cached = native_body(current)["timings"]["cache_n"]
@@ -435,30 +278,7 @@ def step_token_probabilities(context: Any, n_probs: int) -> None:
 
         Then each predicted token comes with its 5 most likely tokens
     """
-    completion = last_completion(context)
-    body = native_body(completion)
-    probabilities = body.get("completion_probabilities")
-    exchange = completion.exchange
-    expect(isinstance(probabilities, list), "the answer has no completion_probabilities", exchange)
-    expect_equal(len(probabilities), completion.predicted_n, "entries in completion_probabilities", exchange)
-    greedy = sent_payload(completion).get("temperature") == 0
-    for position, entry in enumerate(probabilities):
-        where = f"completion_probabilities[{position}]"
-        for key in ("id", "token", "bytes", "logprob"):
-            expect(key in entry, f"{where} has no {key}", exchange)
-        expect(entry["logprob"] <= 0.0, f"{where}.logprob must be <= 0, is {entry['logprob']}", exchange)
-        top = entry.get("top_logprobs")
-        expect(isinstance(top, list), f"{where} has no top_logprobs", exchange)
-        expect_equal(len(top), n_probs, f"alternatives in {where}.top_logprobs", exchange)
-        logprobs = [alternative["logprob"] for alternative in top]
-        expect(logprobs == sorted(logprobs, reverse=True), f"{where}.top_logprobs is not sorted: {logprobs}",
-               exchange)
-        expect(all(value <= 0.0 for value in logprobs), f"{where}.top_logprobs has a logprob > 0", exchange)
-        if greedy:
-            expect_equal(entry["id"], top[0]["id"], f"{where}: at temperature 0 the chosen token is the top one",
-                         exchange)
-    spelled = b"".join(bytes(entry["bytes"]) for entry in probabilities).decode("utf-8", errors="replace")
-    expect_equal(spelled, completion.content, "the probabilities' tokens joined", exchange)
+    expect_token_probabilities(last_completion(context), n_probs)
 
 
 @step("each predicted token comes with one probability per vocabulary token")

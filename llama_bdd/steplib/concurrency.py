@@ -2,53 +2,14 @@
 
 from __future__ import annotations
 
-import concurrent.futures
-import time
-from typing import Any, Callable
+from typing import Any
 
-from llama_bdd.harness.http import Exchange, async_request
-from llama_bdd.harness.timing import timed
+from llama_bdd.client.completion import (assert_n_tokens_predicted, completion_headers, completion_payload,
+                                         native_completion)
+from llama_bdd.client.openai_api import chat_payload, oai_chat_result, raw_headers
 
-from . import chat
-from .completion import assert_n_tokens_predicted, completion_headers, completion_payload, native_completion
 from .core import expect, state_of, step
-from .lifecycle import suite_of
-from .state import CORS_TEST_ORIGIN, PendingRequest
-
-GATHER_TIMEOUT = 300.0
-
-
-def send_in_background(context: Any, path: str, payload: Any, headers: dict[str, str],
-                       to_result: Callable[[Exchange], Any]) -> None:
-    state = state_of(context)
-    url = state.client().base_url + path
-    future = suite_of(context).loop.submit(async_request("POST", url, payload, headers=headers))
-    state.results.pending.append(PendingRequest(future=future, describe=f"POST {path}", to_result=to_result))
-
-
-def gather_results(context: Any, timeout: float = GATHER_TIMEOUT) -> list[Any]:
-    """Wait for every background request (bounded) and convert each answer; they are then no longer pending."""
-    state = state_of(context)
-    deadline = time.monotonic() + timeout
-    exchanges = []
-    for request in list(state.results.pending):
-        try:
-            with timed("http"):
-                exchange = request.future.result(timeout=max(0.1, deadline - time.monotonic()))
-        except concurrent.futures.TimeoutError:
-            # left pending: the end of the scenario cancels it before the server is stopped
-            raise AssertionError(f"{request.describe} did not finish within {timeout:.0f}s") from None
-        state.results.pending.remove(request)
-        state.results.background.append(exchange)
-        exchanges.append((request, exchange))
-    return [request.to_result(exchange) for request, exchange in exchanges]
-
-
-def queued_prompts(context: Any) -> list[str]:
-    state = state_of(context)
-    prompts, state.request.prompts = list(reversed(state.request.prompts)), []
-    expect(bool(prompts), "no prompt queued: add 'Given a prompt ...' steps first")
-    return prompts
+from .core.scenario import gather_results, queued_prompts, send_in_background
 
 
 @step("concurrent completion requests")
@@ -65,11 +26,10 @@ def step_concurrent_completions(context: Any) -> None:
 
 def _concurrent_oai(context: Any, path: str) -> None:
     draft = state_of(context).request
-    headers = {"Authorization": f"Bearer {draft.user_api_key or chat.NO_KEY}", "Origin": CORS_TEST_ORIGIN}
     streaming = draft.streaming
     for prompt in queued_prompts(context):
-        send_in_background(context, path, chat.chat_payload(draft, prompt), headers,
-                           lambda exchange: chat.oai_chat_result(exchange, streaming))
+        send_in_background(context, path, chat_payload(draft, prompt), raw_headers(draft),
+                           lambda exchange: oai_chat_result(exchange, streaming))
 
 
 @step("concurrent OAI completions requests")

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import completion  # noqa: F401 - completion steps first
-from .completion import CompletionState, last_completion, native_body, prompt_tokens, sent_payload
+from llama_bdd.client.completion import native_body, sent_payload
+
 from .core import expect, expect_equal, expect_status, state_of, step
+from .core.scenario import last_completion, prompt_tokens
+from .core.state import CompletionState
 
 
 def slot_context_size(context: Any) -> int:

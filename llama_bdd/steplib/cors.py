@@ -11,14 +11,14 @@ from typing import Any
 
 from llama_bdd.harness.http import Exchange
 
-from . import api  # plain HTTP steps first ("the response status is ..." checks our answers too)
 from .core import expect, expect_equal, expect_status, state_of, step
+from .core.scenario import last_exchange
 
 ALLOW_ORIGIN = "Access-Control-Allow-Origin"
 
 
 def last_answer(context: Any) -> Exchange:
-    return api.last_exchange(context, "add 'When an OPTIONS request is sent from ...' or 'When origin ... sends ...'")
+    return last_exchange(context, "add 'When an OPTIONS request is sent from ...' or 'When origin ... sends ...'")
 
 
 def preflight(context: Any, path: str, origin: str) -> None:
@@ -57,7 +57,7 @@ def step_cors_header(context: Any, cors_header: str, cors_header_value: str) -> 
     expect_equal(exchange.header(cors_header), cors_header_value, f"header {cors_header}", exchange)
 
 
-@step("origin {origin} sends {method:w} {path} with JSON {body}")
+@step("origin {origin} sends {method:w} {path:UrlPath} with JSON {body}")
 def step_origin_sends_json(context: Any, origin: str, method: str, path: str, body: str) -> None:
     """Send a request with this ``Origin`` header and a one-line JSON body (and the user API key, if any).
 
@@ -70,7 +70,7 @@ def step_origin_sends_json(context: Any, origin: str, method: str, path: str, bo
     state.results.last = state.client().request(method.upper(), path, raw_body=body, headers=headers)
 
 
-@step("origin {origin} sends {method:w} {path}")
+@step("origin {origin} sends {method:w} {path:UrlPath}")
 def step_origin_sends(context: Any, origin: str, method: str, path: str) -> None:
     """Send a request without a body with this ``Origin`` header (and the user API key, if any).
 

@@ -1,95 +1,28 @@
-"""Embeddings: native ``/embedding`` and ``/embeddings``, OpenAI ``/v1/embeddings`` (openai client and raw HTTP).
+"""Embedding steps: native ``/embedding`` and ``/embeddings``, OpenAI ``/v1/embeddings`` (openai client and raw).
 
 Every step that gets vectors leaves them in ``results.embeddings`` (flat, one vector per pooled input, or one
 per token when the server pools nothing), so the vector checks work after any of them. The steps that send
 one request through a named route also keep an ``EmbeddingReply`` (inputs, indexes, usage, model) for the
-checks on the response itself.
+checks on the response itself. What the answers look like is in ``llama_bdd.client.embeddings``.
 """
 
 from __future__ import annotations
 
-import base64
-import math
-import struct
 from dataclasses import dataclass
 from typing import Any
 
 import openai
 
-from llama_bdd.harness.http import Exchange
+from llama_bdd.client.embeddings import (IDENTICAL_COMPONENT, NORM_TOLERANCE, EmbeddingReply, EmbeddingRoute,
+                                         assert_vector, cosine, embedding_reply, error_message, expect_different,
+                                         expect_identical, l2_norm, largest_difference, native_vectors,
+                                         oai_vectors, request_headers, send_embedding_request)
+from llama_bdd.client.embeddings import model_embedding_size as read_model_embedding_size
+from llama_bdd.client.openai_api import raw_headers
 
-from . import chat
-from . import api  # noqa: F401 - plain HTTP steps ("the response status is ...") first
-from .concurrency import gather_results, queued_prompts, send_in_background
-from .core import expect, expect_equal, expect_status, state_of, step
-from .state import CORS_TEST_ORIGIN
-from .tokenize import tokenize
-
-NORM_TOLERANCE = 1e-3
-# two vectors are "identical" when no component differs by more than this (float32 round trips included),
-# "different" when at least one component differs by more than DIFFERENT_COMPONENT
-IDENTICAL_COMPONENT = 1e-4
-DIFFERENT_COMPONENT = 1e-3
-
-
-# ----------------------------------------------------------------------------------------------
-# routes and replies
-# ----------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class EmbeddingRoute:
-    """How a step asks for embeddings: the endpoint, through the openai client or not, the encoding."""
-
-    phrase: str
-    path: str
-    client: bool = False
-    encoding: str | None = None  # encoding_format sent; None leaves it out
-
-    @property
-    def openai_compatible(self) -> bool:
-        return self.path == "/v1/embeddings"
-
-    @classmethod
-    def parse(cls, phrase: str) -> "EmbeddingRoute":
-        """``the openai client [with encoding_format float|base64]``, ``POST /v1/embeddings [with ...]``,
-        ``POST /embedding`` or ``POST /embeddings``."""
-        text = phrase.strip()
-        base, _, encoding = text.partition(" with encoding_format ")
-        encoding = encoding.strip() or None
-        if encoding not in (None, "float", "base64"):
-            raise AssertionError(f"encoding_format '{encoding}' in '{phrase}': use float or base64")
-        if base == "the openai client":
-            return cls(text, "/v1/embeddings", client=True, encoding=encoding)
-        if base == "POST /v1/embeddings":
-            return cls(text, "/v1/embeddings", encoding=encoding)
-        if base in ("POST /embedding", "POST /embeddings") and encoding is None:
-            return cls(text, base.split(" ", 1)[1])
-        raise AssertionError(
-            f"unknown embedding route '{phrase}': say 'the openai client', 'the openai client with "
-            f"encoding_format float|base64', 'POST /v1/embeddings [with encoding_format float|base64]', "
-            f"'POST /embedding' or 'POST /embeddings'")
-
-
-@dataclass
-class EmbeddingReply:
-    """A successful embeddings answer: the vectors of each input (sorted by ``index``) and what came with them."""
-
-    route: EmbeddingRoute
-    inputs: list[Any]  # what was embedded, one entry per input
-    vectors: dict[int, list[list[float]]]  # index -> vectors (one when pooled, one per token when not)
-    indexes: list[int]  # the ``index`` of each item, in the order the response listed them
-    exchange: Exchange
-    usage: dict[str, Any] | None = None
-    model: str | None = None
-    single_input: bool = False  # the request's input was one string or one token array, not a list
-
-    def pooled(self, index: int) -> list[float]:
-        vectors = self.vectors.get(index)
-        expect(vectors is not None, f"the answer has no item with index {index} "
-                                    f"(indexes: {sorted(self.vectors)})", self.exchange)
-        expect_equal(len(vectors), 1, f"vectors of input {index} (a pooled embedding is one vector)",
-                     self.exchange)
-        return vectors[0]
+from .core import expect, expect_equal, state_of, step
+from .core.scenario import (gather_results, last_exchange, openai_model, queued_prompts, record,
+                            send_in_background, tokenize)
 
 
 @dataclass
@@ -102,161 +35,20 @@ class EmbeddingsState:
     model_embedding_size: tuple[int | None, str] | None = None
 
 
-def decode_base64_vector(encoded: str) -> list[float]:
-    """An OpenAI base64 embedding: little-endian float32 values."""
-    raw = base64.b64decode(encoded)
-    expect(len(raw) % 4 == 0, f"a base64 embedding decodes to {len(raw)} bytes, not a whole number of float32")
-    return list(struct.unpack(f"<{len(raw) // 4}f", raw))
-
-
-def _vector_of(value: Any, exchange: Exchange) -> list[float]:
-    if isinstance(value, str):
-        return decode_base64_vector(value)
-    expect(isinstance(value, list) and all(isinstance(x, (int, float)) for x in value),
-           f"an embedding should be a list of numbers or a base64 string, got {type(value).__name__}", exchange)
-    return [float(x) for x in value]
-
-
-def native_vectors(exchange: Exchange) -> list[list[float]]:
-    """Vectors of a native ``/embedding`` answer: one per token (pooling none) or one per input."""
-    expect_status(exchange, 200)
-    vectors: list[list[float]] = []
-    for item in exchange.body:
-        embedding = item["embedding"]
-        vectors.extend(embedding if embedding and isinstance(embedding[0], list) else [embedding])
-    return vectors
-
-
-def oai_vectors(exchange: Exchange, model: str | None) -> list[list[float]]:
-    """Vectors of a raw ``/v1/embeddings`` answer, in input order, after the response-level checks."""
-    expect_status(exchange, 200)
-    expect_equal(exchange.header("Access-Control-Allow-Origin"), CORS_TEST_ORIGIN,
-                 "Access-Control-Allow-Origin", exchange)
-    expect_equal(exchange.header("Content-Type"), api.JSON_CONTENT_TYPE, "Content-Type", exchange)
-    body = exchange.body
-    expect_equal(body.get("object"), "list", "object of the embeddings response", exchange)
-    if model is not None:
-        expect_equal(body.get("model"), model, "model of the embeddings response", exchange)
-    data = sorted(body["data"], key=lambda item: item["index"])
-    return [_vector_of(item["embedding"], exchange) for item in data]
-
-
-def assert_vector(vector: list[float], where: str, exchange: Exchange | None = None) -> None:
-    expect(len(vector) > 0, f"{where}: the embedding is empty", exchange)
-    expect(any(value != 0 for value in vector), f"{where}: every value of the embedding is 0", exchange)
-    expect(all(math.isfinite(value) for value in vector), f"{where}: the embedding has NaN or infinite values",
-           exchange)
-
-
-def l2_norm(vector: list[float]) -> float:
-    return math.sqrt(sum(value * value for value in vector))
-
-
-def largest_difference(first: list[float], second: list[float]) -> float:
-    if len(first) != len(second):
-        return math.inf
-    return max((abs(a - b) for a, b in zip(first, second)), default=0.0)
-
-
-def cosine(first: list[float], second: list[float]) -> float:
-    norms = l2_norm(first) * l2_norm(second)
-    return sum(a * b for a, b in zip(first, second)) / norms if norms else 0.0
-
-
-# ----------------------------------------------------------------------------------------------
-# sending
-# ----------------------------------------------------------------------------------------------
-
-def request_headers(context: Any) -> dict[str, str]:
-    return {"Origin": CORS_TEST_ORIGIN, **state_of(context).request.auth_headers()}
-
-
-def client_model(context: Any) -> str:
-    """The ``model`` the openai client sends (it insists on one): the request's, else the server's alias."""
+def send(context: Any, route: EmbeddingRoute, inputs: Any) -> tuple[Any, Any]:
     state = state_of(context)
-    return state.request.model or state.config.model_alias or "llama-bdd"
-
-
-def exchange_of_client_response(response: Any, api_key: str | None) -> Exchange:
-    """An Exchange for failure reports from an openai-client answer: the request exactly as the client sent it."""
-    return chat.exchange_from_openai("", {}, api_key, response)
-
-
-def send_embedding_request(context: Any, route: EmbeddingRoute, inputs: Any) -> tuple[Exchange, Any]:
-    """Send ``inputs`` (a string, a token list, or a list of them) through ``route``; nothing is checked.
-
-    Returns the exchange and, for the openai client, the parsed reply or the exception it raised.
-    """
-    state = state_of(context)
-    draft = state.request
-    base_url = state.client().base_url
-    if not route.client:
-        if route.openai_compatible:
-            body: dict[str, Any] = {"input": inputs}
-            if draft.model is not None:
-                body["model"] = draft.model
-            if route.encoding is not None:
-                body["encoding_format"] = route.encoding
-        else:
-            body = {"content": inputs}
-        body.update(draft.fields)
-        exchange = state.client().post(route.path, body, headers=request_headers(context))
+    exchange, outcome = send_embedding_request(state.client(), state.request, openai_model(context), route, inputs)
+    if route.client:
+        record(context, exchange)
+    else:
         state.results.last = exchange
-        return exchange, None
-    client = chat.openai_client(base_url, draft.user_api_key)
-    arguments: dict[str, Any] = {"input": inputs, "model": client_model(context)}
-    if route.encoding is not None:
-        arguments["encoding_format"] = route.encoding
-    if draft.fields:
-        arguments["extra_body"] = dict(draft.fields)
-    outcome: Any
-    try:
-        raw = client.embeddings.with_raw_response.create(**arguments)
-        response, outcome = raw.http_response, raw
-    except openai.APIStatusError as error:
-        response, outcome = error.response, error
-    except openai.APIConnectionError as error:
-        raise AssertionError(f"the openai client could not reach {base_url}{route.path}: {error}") from None
-    exchange = exchange_of_client_response(response, draft.user_api_key)
-    state.results.background.append(exchange)
-    state.results.last = exchange
-    if isinstance(outcome, openai.APIStatusError):
-        return exchange, outcome
-    return exchange, outcome.parse()
+    return exchange, outcome
 
 
 def embed(context: Any, route: EmbeddingRoute, inputs: Any, remember: bool = True) -> EmbeddingReply:
-    """Send ``inputs`` through ``route``, expect success, and turn the answer into an ``EmbeddingReply``."""
-    exchange, outcome = send_embedding_request(context, route, inputs)
-    if isinstance(outcome, openai.APIStatusError):
-        raise AssertionError(f"the openai client raised {type(outcome).__name__}: {outcome}\n{exchange.describe()}")
-    expect_status(exchange, 200)
-    single = isinstance(inputs, str) or (isinstance(inputs, list) and all(isinstance(x, int) for x in inputs))
-    input_list = [inputs] if single else list(inputs)
-    reply = EmbeddingReply(route=route, inputs=input_list, vectors={}, indexes=[], exchange=exchange,
-                           single_input=single)
-    if route.client:
-        reply.model, reply.usage = outcome.model, outcome.usage.model_dump() if outcome.usage else None
-        items = [(item.index, item.embedding) for item in outcome.data]
-    elif route.openai_compatible:
-        body = exchange.body
-        expect(isinstance(body, dict) and isinstance(body.get("data"), list),
-               "an OpenAI embeddings answer is an object with a 'data' list", exchange)
-        expect_equal(body.get("object"), "list", "object of the embeddings response", exchange)
-        reply.model, reply.usage = body.get("model"), body.get("usage")
-        items = [(item.get("index"), item.get("embedding")) for item in body["data"]]
-    else:
-        body = exchange.body
-        expect(isinstance(body, list), "a native embeddings answer is a list of {index, embedding}", exchange)
-        items = [(item.get("index"), item.get("embedding")) for item in body]
-    for index, embedding in items:
-        expect(isinstance(index, int), f"an item of the answer has no integer index: {index!r}", exchange)
-        expect(index not in reply.vectors, f"index {index} appears twice in the answer", exchange)
-        reply.indexes.append(index)
-        if isinstance(embedding, list) and embedding and isinstance(embedding[0], list):
-            reply.vectors[index] = [_vector_of(vector, exchange) for vector in embedding]  # native: [[...], ...]
-        else:
-            reply.vectors[index] = [_vector_of(embedding, exchange)]
+    """Send ``inputs`` through ``route``, expect success, and keep the ``EmbeddingReply``."""
+    exchange, outcome = send(context, route, inputs)
+    reply = embedding_reply(route, inputs, exchange, outcome)
     if remember:
         state = state_of(context)
         state.part(EmbeddingsState).reply = reply
@@ -291,22 +83,12 @@ def table_inputs(context: Any) -> list[Any]:
 
 
 def model_embedding_size(context: Any) -> tuple[int | None, str]:
-    """The model's embedding size from ``/v1/models`` (``meta.n_embd``), and where it came from."""
+    """The model's embedding size, asked once per scenario."""
     state = state_of(context)
-    known = state.part(EmbeddingsState).model_embedding_size
-    if known is not None:
-        return known
-    exchange = state.client().get("/v1/models", headers=state.request.auth_headers())
-    size: int | None = None
-    if exchange.status == 200:
-        for model in exchange.body.get("data") or []:
-            n_embd = (model.get("meta") or {}).get("n_embd")
-            if isinstance(n_embd, int):
-                size = n_embd
-                break
-    source = "meta.n_embd of GET /v1/models" if size is not None else "the first embedding (GET /v1/models has no n_embd)"
-    state.part(EmbeddingsState).model_embedding_size = (size, source)
-    return size, source
+    remembered = state.part(EmbeddingsState)
+    if remembered.model_embedding_size is None:
+        remembered.model_embedding_size = read_model_embedding_size(state.client(), state.request.auth_headers())
+    return remembered.model_embedding_size
 
 
 def check_vectors(context: Any) -> list[list[float]]:
@@ -335,7 +117,7 @@ def step_embeddings_computed_for(context: Any) -> None:
           \"\"\"
     """
     state = state_of(context)
-    exchange = state.client().post("/embedding", {"content": context.text}, headers=request_headers(context))
+    exchange = state.client().post("/embedding", {"content": context.text}, headers=request_headers(state.request))
     state.results.last = exchange
     state.results.embeddings = native_vectors(exchange)
 
@@ -387,7 +169,7 @@ def step_concurrent_embeddings(context: Any) -> None:
 
         Given concurrent embedding requests
     """
-    headers = request_headers(context)
+    headers = request_headers(state_of(context).request)
     for prompt in queued_prompts(context):
         send_in_background(context, "/embedding", {"content": prompt}, headers, native_vectors)
 
@@ -399,7 +181,7 @@ def step_concurrent_oai_embeddings(context: Any) -> None:
         Given concurrent OAI embedding requests
     """
     draft = state_of(context).request
-    headers = {"Authorization": f"Bearer {draft.user_api_key or chat.NO_KEY}", "Origin": CORS_TEST_ORIGIN}
+    headers = raw_headers(draft)
     model = draft.model
     for prompt in queued_prompts(context):
         send_in_background(context, "/v1/embeddings", {"input": prompt, "model": model or "llama-bdd"}, headers,
@@ -471,7 +253,7 @@ def step_text_sent_for_embedding(context: Any, text: str, route: str) -> None:
         When "What is the capital of France ?" is sent for embedding through POST /v1/embeddings
         Then the response status is 400
     """
-    exchange, outcome = send_embedding_request(context, EmbeddingRoute.parse(route), text)
+    exchange, outcome = send(context, EmbeddingRoute.parse(route), text)
     state_of(context).part(EmbeddingsState).openai_error = (outcome if isinstance(outcome, openai.OpenAIError)
                                                             else None)
 
@@ -554,12 +336,7 @@ def step_embeddings_identical(context: Any, first: int, second: int) -> None:
 
         Then embeddings 0 and 1 are identical
     """
-    reply = last_reply(context)
-    a, b = reply.pooled(first), reply.pooled(second)
-    difference = largest_difference(a, b)
-    expect(difference <= IDENTICAL_COMPONENT,
-           f"embeddings {first} ({reply.inputs[first]!r}) and {second} ({reply.inputs[second]!r}) should be "
-           f"identical: components differ by up to {difference:.6g}, cosine {cosine(a, b):.6f}", reply.exchange)
+    expect_identical(last_reply(context), first, second)
 
 
 @step("embeddings {first:d} and {second:d} are different")
@@ -568,11 +345,7 @@ def step_embeddings_different(context: Any, first: int, second: int) -> None:
 
         Then embeddings 0 and 2 are different
     """
-    reply = last_reply(context)
-    a, b = reply.pooled(first), reply.pooled(second)
-    expect(largest_difference(a, b) > DIFFERENT_COMPONENT,
-           f"embeddings {first} ({reply.inputs[first]!r}) and {second} ({reply.inputs[second]!r}) should differ, "
-           f"but they are the same (cosine {cosine(a, b):.6f})", reply.exchange)
+    expect_different(last_reply(context), first, second)
 
 
 @step("each embedding equals its input embedded alone")
@@ -642,9 +415,6 @@ def step_error_message_mentions(context: Any, text: str) -> None:
 
         Then the response error message mentions "pooling"
     """
-    exchange = state_of(context).results.last
-    expect(exchange is not None, "no request was sent yet")
-    body = exchange.body
-    message = body.get("error", {}).get("message") if isinstance(body, dict) else None
-    expect(isinstance(message, str), "the answer has no error.message", exchange)
+    exchange = last_exchange(context)
+    message = error_message(exchange)
     expect(text.lower() in message.lower(), f"error.message should mention {text!r}: {message!r}", exchange)

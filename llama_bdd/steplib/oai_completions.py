@@ -7,63 +7,17 @@ slot (``default_generation_settings.n_ctx``, the ``--ctx-size`` divided among th
 
 from __future__ import annotations
 
-import json
-import time
 from typing import Any
 
 import openai
 
-from . import chat  # chat steps first (registration order), and its helpers
-from .chat import (NO_KEY, OaiCompletion, exchange_from_openai, oai_chat_result, oai_plain_result,
-                   oai_stream_result, openai_client, raw_headers, send_raw)
-from .completion import pop_prompt
+from llama_bdd.client.openai_api import (TEXT_COMPLETIONS_PATH, exchange_from_openai,
+                                         generate_with_openai_client, oai_chat_result, openai_client,
+                                         raw_headers, text_completion_payload)
+from llama_bdd.client.request import NO_KEY
+
 from .core import expect, expect_equal, expect_status, state_of, step
-from .state import RequestDraft
-
-TEXT_COMPLETIONS_PATH = "/v1/completions"
-
-
-def text_completion_payload(draft: RequestDraft, prompt: Any) -> dict[str, Any]:
-    return chat.openai_payload(draft, {"prompt": prompt})
-
-
-def text_completion_with_openai_client(context: Any, prompt: str) -> OaiCompletion:
-    state = state_of(context)
-    draft = state.request
-    payload = text_completion_payload(draft, prompt)
-    base_url = state.client().base_url
-    url = base_url + TEXT_COMPLETIONS_PATH
-    named = ("prompt", "model", "stream", "max_tokens", "seed", "stream_options")
-    arguments: dict[str, Any] = {"prompt": prompt, "model": draft.model or "llama-bdd", "seed": draft.effective_seed,
-                                 "extra_body": {k: v for k, v in payload.items() if k not in named}}
-    if draft.n_predict is not None:
-        arguments["max_tokens"] = draft.n_predict
-    if draft.streaming:
-        arguments.update(stream=True, stream_options=payload["stream_options"])
-    client = openai_client(base_url, draft.user_api_key)
-    started = time.monotonic()
-    try:
-        raw = client.completions.with_raw_response.create(**arguments)
-        if draft.streaming:
-            exchange = exchange_from_openai(url, payload, draft.user_api_key, None)
-            exchange.status, exchange.response_headers = raw.status_code, dict(raw.headers)
-            chunks = [chunk.model_dump(exclude_unset=True) for chunk in raw.parse()]
-            exchange.response_text = "\n".join(json.dumps(chunk) for chunk in chunks)
-            result = oai_stream_result(exchange, chunks, "text")
-        else:
-            exchange = exchange_from_openai(url, payload, draft.user_api_key, raw.http_response)
-            result = oai_plain_result(exchange, raw.parse().model_dump(exclude_unset=True), "text")
-    except openai.APIStatusError as error:
-        exchange = exchange_from_openai(url, payload, draft.user_api_key, error.response)
-        state.results.background.append(exchange)
-        raise AssertionError(f"the openai client raised {type(error).__name__}: {error}\n{exchange.describe()}")
-    except openai.APIConnectionError as error:
-        raise AssertionError(f"the openai client could not reach {url}: {error}") from None
-    exchange.elapsed = time.monotonic() - started
-    state.results.background.append(exchange)
-    state.results.last = exchange
-    result.client = "the openai client"
-    return result
+from .core.scenario import pop_prompt, record, send_raw
 
 
 @step("a text completion is requested from /v1/completions with {client}")
@@ -77,10 +31,14 @@ def step_text_completion(context: Any, client: str) -> None:
     """
     state = state_of(context)
     prompt = pop_prompt(context)
+    draft = state.request
     if client == "the openai client":
-        result = text_completion_with_openai_client(context, prompt)
+        exchange, result = generate_with_openai_client(state.client().base_url, draft,
+                                                       text_completion_payload(draft, prompt), "text")
+        record(context, exchange)
+        if isinstance(result, openai.APIStatusError):
+            raise AssertionError(f"the openai client raised {type(result).__name__}: {result}\n{exchange.describe()}")
     elif client == "raw HTTP":
-        draft = state.request
         exchange = send_raw(context, TEXT_COMPLETIONS_PATH, text_completion_payload(draft, prompt),
                             raw_headers(draft))
         result = oai_chat_result(exchange, draft.streaming, kind="text")
@@ -104,8 +62,7 @@ def step_openai_lists_model(context: Any, model: str) -> None:
         raise AssertionError(f"the openai client could not list the models at {url}: {error}") from None
     exchange = exchange_from_openai(url, {}, state.request.user_api_key or NO_KEY, raw.http_response)
     exchange.method, exchange.request_body = "GET", None
-    state.results.background.append(exchange)
-    state.results.last = exchange
+    record(context, exchange)
     expect_equal([entry.id for entry in raw.parse().data], [model], "model ids listed by /v1/models", exchange)
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from . import server  # noqa: F401 - registers "a model file/alias" before "a model {model}"
+from llama_bdd.client.checks import json_value
+
 from .core import state_of, step
-from .tokenize import text_of_token_count
+from .core.scenario import text_of_token_count
 
 LONG_PROMPT_FILLER = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt."
 
@@ -24,7 +24,6 @@ def step_a_prompt_text(context: Any) -> None:
     state_of(context).request.prompts.append(context.text)
 
 
-# registered before "a prompt {prompt}", which would otherwise take "a prompt of 300 tokens" as a prompt text
 @step("a prompt of {n_tokens:d} tokens")
 def step_a_prompt_of_n_tokens(context: Any, n_tokens: int) -> None:
     """Queue a filler text that the running server tokenizes into exactly N prompt tokens.
@@ -34,7 +33,7 @@ def step_a_prompt_of_n_tokens(context: Any, n_tokens: int) -> None:
     state_of(context).request.prompts.append(text_of_token_count(context, n_tokens, LONG_PROMPT_FILLER))
 
 
-@step("a prompt {prompt}")
+@step("a prompt {prompt:PromptText}")
 def step_a_prompt(context: Any, prompt: str) -> None:
     """Queue a one-line prompt.
 
@@ -61,7 +60,7 @@ def step_system_prompt(context: Any, system_prompt: str) -> None:
     state_of(context).request.system_prompt = system_prompt
 
 
-@step("a model {model}")
+@step("a model {model:ModelName}")
 def step_request_model(context: Any, model: str) -> None:
     """The ``model`` field of OpenAI-compatible requests.
 
@@ -117,8 +116,4 @@ def step_request_field(context: Any, name: str, value: str) -> None:
         Given the request field ignore_eos is true
         Given the request field stop is ["\\n"]
     """
-    try:
-        parsed = json.loads(value)
-    except ValueError:
-        parsed = value
-    state_of(context).request.fields[name] = parsed
+    state_of(context).request.fields[name] = json_value(value)

@@ -11,22 +11,13 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from llama_bdd.harness.http import Exchange
+from llama_bdd.client.request import CORS_TEST_ORIGIN
+from llama_bdd.client.rerank import RerankReply, expect_ranked
 from llama_bdd.harness.models import model_search_dirs, resolve_model_file
 
-from . import server  # noqa: F401 - server configuration steps first
-from .core import expect, expect_equal, expect_status, state_of, step
-from .lifecycle import skip_scenario, suite_of
-from .state import CORS_TEST_ORIGIN
+from .core import expect, expect_equal, expect_status, skip_scenario, state_of, step, suite_of
 
 RERANK_MODEL_ENV = "LLAMA_BDD_RERANK_MODEL"
-
-
-@dataclass
-class RerankReply:
-    documents: list[str]
-    top_n: int
-    exchange: Exchange
 
 
 @dataclass
@@ -89,20 +80,7 @@ def step_scores_per_document(context: Any) -> None:
 
         Then one relevance score is returned per document, best first
     """
-    reply = last_rerank(context)
-    body = reply.exchange.body
-    expect_equal(body.get("object"), "list", "object of the rerank answer", reply.exchange)
-    results = body.get("results")
-    expect(isinstance(results, list), "the rerank answer has no 'results' list", reply.exchange)
-    expect_equal(len(results), min(reply.top_n, len(reply.documents)), "number of results (top_n or one per "
-                 "document)", reply.exchange)
-    indexes = [item.get("index") for item in results]
-    expect(len(set(indexes)) == len(indexes) and all(i in range(len(reply.documents)) for i in indexes),
-           f"result indexes should be distinct document numbers, got {indexes}", reply.exchange)
-    scores = [item.get("relevance_score") for item in results]
-    expect(all(isinstance(score, (int, float)) for score in scores), "every result needs a relevance_score",
-           reply.exchange)
-    expect(scores == sorted(scores, reverse=True), f"results should be sorted best first: {scores}", reply.exchange)
+    expect_ranked(last_rerank(context))
 
 
 @step("the most relevant document is document {index:d}")

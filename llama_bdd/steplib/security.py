@@ -8,39 +8,20 @@ own files) are public.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-import openai
-
+from llama_bdd.client.request import CORS_TEST_ORIGIN
+from llama_bdd.client.security import authentication_failure, call_openai_apis, credential_headers, json_error
 from llama_bdd.harness.http import Exchange
 
-from . import chat, embeddings  # noqa: F401 - their phrases first (api keys, openai errors)
 from .core import expect, expect_status, failure_report, state_of, step
-from .state import CORS_TEST_ORIGIN
+from .core.scenario import openai_model
 
 
 # ----------------------------------------------------------------------------------------------
 # credentials
 # ----------------------------------------------------------------------------------------------
-
-def credential_headers(credentials: str) -> dict[str, str]:
-    """Headers for a phrase such as ``the key K``, ``the key K in X-Api-Key``, ``an empty key``, ``no key``."""
-    text = credentials.strip()
-    if text == "no key":
-        return {}
-    if text == "an empty key":
-        return {"Authorization": "Bearer "}
-    if text.startswith("the key "):
-        key = text[len("the key "):]
-        for suffix, header in ((" in X-Api-Key", "X-Api-Key"), (" without the Bearer prefix", "Authorization")):
-            if key.endswith(suffix):
-                return {header: key[: -len(suffix)]}
-        return {"Authorization": f"Bearer {key}"}
-    raise AssertionError(f"unknown credentials '{credentials}': say 'the key K', 'the key K in X-Api-Key', "
-                         f"'the key K without the Bearer prefix', 'an empty key' or 'no key'")
-
 
 @dataclass
 class EndpointAnswer:
@@ -102,11 +83,9 @@ def step_every_endpoint_401(context: Any) -> None:
     """
     failures = []
     for answer in endpoint_answers(context):
-        exchange = answer.exchange
-        error = _json_error(exchange)
-        if exchange.status != 401 or error.get("type") != "authentication_error" or error.get("code") != 401:
-            failures.append(f"{answer.method} {answer.path}: HTTP {exchange.status or 'none'}, "
-                            f"error {json.dumps(error) if error else 'none'}\n{exchange.describe(600)}")
+        problem = authentication_failure(answer.exchange)
+        if problem:
+            failures.append(f"{answer.method} {answer.path}: {problem}\n{answer.exchange.describe(600)}")
     expect(not failures, "expected 401 authentication_error from every endpoint:\n" + "\n".join(failures))
 
 
@@ -119,30 +98,10 @@ def step_every_endpoint_200(context: Any) -> None:
     failures = []
     for answer in endpoint_answers(context):
         exchange = answer.exchange
-        if exchange.status != 200 or _json_error(exchange):
+        if exchange.status != 200 or json_error(exchange):
             failures.append(f"{answer.method} {answer.path}: HTTP {exchange.status or 'none'}\n"
                             f"{exchange.describe(600)}")
     expect(not failures, "expected 200 without an error from every endpoint:\n" + "\n".join(failures))
-
-
-def _json_error(exchange: Exchange) -> dict[str, Any]:
-    try:
-        body = json.loads(exchange.response_text)
-    except ValueError:
-        return {}
-    error = body.get("error") if isinstance(body, dict) else None
-    return error if isinstance(error, dict) else ({"error": error} if error else {})
-
-
-OPENAI_CALLS = {
-    "chat completions": lambda client, model: client.chat.completions.with_raw_response.create(
-        model=model, messages=[{"role": "user", "content": "Hi"}], max_tokens=1),
-    "completions": lambda client, model: client.completions.with_raw_response.create(
-        model=model, prompt="Hi", max_tokens=1),
-    "embeddings": lambda client, model: client.embeddings.with_raw_response.create(
-        model=model, input="Hi", encoding_format="float"),
-    "models": lambda client, model: client.models.with_raw_response.list(),
-}
 
 
 @step("the openai client calls {apis}")
@@ -154,23 +113,9 @@ def step_openai_client_calls(context: Any, apis: str) -> None:
         When the openai client calls chat completions, completions, embeddings and models
     """
     names = [name.strip() for name in apis.replace(" and ", ",").split(",") if name.strip()]
-    unknown = [name for name in names if name not in OPENAI_CALLS]
-    expect(not unknown, f"unknown openai API {unknown}: use {', '.join(OPENAI_CALLS)}")
     state = state_of(context)
-    client = chat.openai_client(state.client().base_url, state.request.user_api_key)
-    model = embeddings.client_model(context)
-    outcomes: dict[str, tuple[str | None, Exchange | None]] = {}
-    for name in names:
-        try:
-            raw = OPENAI_CALLS[name](client, model)
-            response, error_name = raw.http_response, None
-        except openai.APIStatusError as error:
-            response, error_name = error.response, type(error).__name__
-        except openai.APIConnectionError as error:
-            raise AssertionError(f"the openai client could not reach the server for {name}: {error}") from None
-        exchange = embeddings.exchange_of_client_response(response, state.request.user_api_key)
-        state.results.background.append(exchange)
-        outcomes[name] = (error_name, exchange)
+    outcomes = call_openai_apis(state.client().base_url, state.request.user_api_key, openai_model(context), names)
+    state.results.background.extend(exchange for _, exchange in outcomes.values())
     state.part(SecurityState).openai_outcomes = outcomes
 
 
@@ -190,7 +135,7 @@ def step_each_openai_call_raised(context: Any, error_class: str) -> None:
     """
     failures = []
     for name, (error_name, exchange) in _openai_outcomes(context).items():
-        error = _json_error(exchange)
+        error = json_error(exchange)
         wrong_type = error_class == "AuthenticationError" and (
             exchange.status != 401 or error.get("type") != "authentication_error")
         if error_name != error_class or wrong_type:

@@ -7,21 +7,16 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
-import time
 from typing import Any
 
-from llama_bdd.harness.http import Exchange
-from llama_bdd.harness.timing import timed
+from llama_bdd.client import slots as slots_client
 from llama_bdd.harness.launch import flatten_params
 from llama_bdd.harness.models import model_search_dirs, resolve_model_file
+from llama_bdd.harness.timing import timed
 
-from . import lifecycle
-from .core import expect, expect_equal, expect_status, state_of, step
+from .core import expect, lifecycle, state_of, step
 
-HEALTH_TIMEOUT = 10.0
-SLOT_STATE_TIMEOUT = 30.0
 REQUESTS_DONE_TIMEOUT = 300.0
-POLL_INTERVAL = 0.02
 
 
 # ----------------------------------------------------------------------------------------------
@@ -146,7 +141,7 @@ def step_server_api_key(context: Any, server_api_key: str) -> None:
     state_of(context).config.api_keys.append(server_api_key)
 
 
-@step("the server option {flag} set to {value}")
+@step("the server option {flag:ServerFlag} set to {value}")
 def step_server_option(context: Any, flag: str, value: str) -> None:
     """Pass any llama-server flag with a value; skipped with a reason if the binary lacks the flag.
 
@@ -155,7 +150,7 @@ def step_server_option(context: Any, flag: str, value: str) -> None:
     state_of(context).config.options[flag] = value
 
 
-@step("the server option {flag}")
+@step("the server option {flag:ServerFlag}")
 def step_server_switch(context: Any, flag: str) -> None:
     """Pass any llama-server switch (a flag without a value).
 
@@ -214,8 +209,7 @@ def step_server_restarted(context: Any) -> None:
     lifecycle.start_server(context)
 
 
-# "the server is starting|stopped|restarted" must be registered before this catch-all phrase.
-@step("the server is {expecting_status}")
+@step("the server is {expecting_status:ServerState}")
 def step_server_status(context: Any, expecting_status: str) -> None:
     """Wait (bounded) for a server state: healthy, ready, idle or busy.
 
@@ -227,42 +221,17 @@ def step_server_status(context: Any, expecting_status: str) -> None:
         Then the server is busy
         Then the server is idle
     """
-    if expecting_status == "healthy":
-        wait_until_health_ok(context)
-    elif expecting_status in ("ready", "idle"):
-        wait_until_health_ok(context)
-        wait_for_slots(context, processing=False)
-    elif expecting_status == "busy":
-        wait_for_slots(context, processing=True)
-    else:
-        raise AssertionError(f"unknown server state '{expecting_status}': use healthy, ready, idle or busy")
-
-
-def wait_until_health_ok(context: Any, timeout: float = HEALTH_TIMEOUT) -> Exchange:
+    state = state_of(context)
     with timed("http"):
-        return _wait_until_health_ok(context, timeout)
-
-
-def _wait_until_health_ok(context: Any, timeout: float) -> Exchange:
-    client = state_of(context).client()
-    deadline = time.monotonic() + timeout
-    while True:
-        answer = client.get("/health", record=False, timeout=5)
-        if answer.status == 200 and _json_or_none(answer) == {"status": "ok"}:
-            client.history.append(answer)
-            return answer
-        if time.monotonic() > deadline:
-            client.history.append(answer)
-            raise AssertionError(f'/health did not answer 200 {{"status": "ok"}} within {timeout:.0f}s\n'
-                                 f"{answer.describe()}")
-        time.sleep(0.1)
-
-
-def _json_or_none(exchange: Exchange) -> Any:
-    try:
-        return exchange.body
-    except AssertionError:
-        return None
+        if expecting_status in ("healthy", "ready", "idle"):
+            slots_client.wait_until_health_ok(state.client())
+        if expecting_status in ("ready", "idle"):
+            _wait_for_running_requests(context)
+            slots_client.wait_for_slots(state.client(), expected_slot_count(context), processing=False)
+        elif expecting_status == "busy":
+            pending = state.results.pending
+            slots_client.wait_for_slots(state.client(), expected_slot_count(context), processing=True,
+                                        requests_done=lambda: bool(pending) and all(p.future.done() for p in pending))
 
 
 def expected_slot_count(context: Any) -> int:
@@ -270,55 +239,22 @@ def expected_slot_count(context: Any) -> int:
     state = state_of(context)
     if state.config.n_slots is not None:
         return state.config.n_slots
-    props = expect_status(state.client().get("/props"), 200).body
-    return int(props["total_slots"])
+    return slots_client.total_slots(state.client())
 
 
-def wait_for_slots(context: Any, processing: bool, timeout: float = SLOT_STATE_TIMEOUT) -> None:
-    """Poll ``/slots`` until every slot is (not) processing; bail out when it can no longer happen."""
-    with timed("http"):
-        _wait_for_slots(context, processing, timeout)
-
-
-def _wait_for_slots(context: Any, processing: bool, timeout: float) -> None:
+def _wait_for_running_requests(context: Any) -> None:
+    """Idle can only come once the running requests are done: give them their own (longer) bound."""
     state = state_of(context)
-    client = state.client()
-    n_slots = expected_slot_count(context)
-    if not processing and state.results.pending:
-        # idle can only come once the running requests are done: give them their own (longer) bound
-        running = [pending.future for pending in state.results.pending]
-        _, still_running = concurrent.futures.wait(running, timeout=REQUESTS_DONE_TIMEOUT)
-        expect(not still_running, f"{len(still_running)} of the running requests did not finish within "
-                                  f"{REQUESTS_DONE_TIMEOUT:.0f}s, so the server cannot become idle")
-        failed = [f.result() for f in running
-                  if not f.cancelled() and f.exception() is None and getattr(f.result(), "error", None)]
-        if failed:
-            state.notes.append(f"({len(failed)} running request(s) got no answer: {failed[0].error})")
-    deadline = time.monotonic() + timeout
-    while True:
-        answer = client.get("/slots", params={"fail_on_no_slot": 1}, record=False, timeout=10)
-        slots = _json_or_none(answer)
-        if answer.status in (200, 503) and processing and answer.status == 503:
-            # 503 "no slot available": confirm with the slot list that all of them are processing
-            listing = client.get("/slots", record=False, timeout=10)
-            slots = _json_or_none(listing)
-            if isinstance(slots, list) and len(slots) == n_slots and all(s.get("is_processing") for s in slots):
-                client.history += [answer, listing]
-                return
-        if not processing and answer.status == 200 and isinstance(slots, list):
-            if len(slots) == n_slots and not any(s.get("is_processing") for s in slots):
-                client.history.append(answer)
-                return
-        if processing and state.results.pending and all(p.future.done() for p in state.results.pending):
-            client.history.append(answer)
-            raise AssertionError(
-                f"every request finished before all {n_slots} slots were seen processing at once; "
-                f"make the requests longer (more tokens to predict) so the busy state can be observed")
-        if time.monotonic() > deadline:
-            client.history.append(answer)
-            wanted = "processing" if processing else "idle"
-            raise AssertionError(f"not all {n_slots} slots were {wanted} within {timeout:.0f}s\n{answer.describe()}")
-        time.sleep(POLL_INTERVAL)
+    if not state.results.pending:
+        return
+    running = [pending.future for pending in state.results.pending]
+    _, still_running = concurrent.futures.wait(running, timeout=REQUESTS_DONE_TIMEOUT)
+    expect(not still_running, f"{len(still_running)} of the running requests did not finish within "
+                              f"{REQUESTS_DONE_TIMEOUT:.0f}s, so the server cannot become idle")
+    failed = [f.result() for f in running
+              if not f.cancelled() and f.exception() is None and getattr(f.result(), "error", None)]
+    if failed:
+        state.notes.append(f"({len(failed)} running request(s) got no answer: {failed[0].error})")
 
 
 @step("all slots are {expected_slot_status_string}")
@@ -329,11 +265,7 @@ def step_all_slots_are(context: Any, expected_slot_status_string: str) -> None:
     """
     wanted = {"idle": False, "busy": True}.get(expected_slot_status_string)
     expect(wanted is not None, f"unknown slot state '{expected_slot_status_string}': use idle or busy")
-    answer = expect_status(state_of(context).client().get("/slots"), 200)
-    slots = answer.body
-    expect_equal(len(slots), expected_slot_count(context), "number of slots in /slots", answer)
-    for slot in slots:
-        expect_equal(slot["is_processing"], wanted, f"slot {slot['id']} is_processing", answer)
+    slots_client.expect_slots_state(state_of(context).client(), expected_slot_count(context), wanted)
 
 
 @step("the server reports {n_slots:d} slots")
@@ -342,8 +274,4 @@ def step_server_reports_slots(context: Any, n_slots: int) -> None:
 
         Then the server reports 3 slots
     """
-    client = state_of(context).client()
-    listing = expect_status(client.get("/slots"), 200)
-    expect_equal([slot["id"] for slot in listing.body], list(range(n_slots)), "slot ids in /slots", listing)
-    props = expect_status(client.get("/props"), 200)
-    expect_equal(props.body.get("total_slots"), n_slots, "total_slots in /props", props)
+    slots_client.expect_slot_count(state_of(context).client(), n_slots)

@@ -12,8 +12,8 @@ from typing import Any
 from llama_bdd.harness.http import Exchange
 from llama_bdd.harness.kvcache_files import files_outside
 
-from . import api, cache
 from .core import expect, expect_equal, expect_status, state_of, step
+from .core.scenario import last_exchange, prompt_token_count
 
 SLOT_SAVE_DIR = "slot-save"
 
@@ -89,8 +89,8 @@ def step_response_reports_token_count(context: Any, field: str, name: str) -> No
 
         Then the response reports n_saved equal to the token count of prompt A
     """
-    exchange = api.last_exchange(context)
-    expect_equal(exchange.body.get(field), cache.prompt_token_count(context, name),
+    exchange = last_exchange(context)
+    expect_equal(exchange.body.get(field), prompt_token_count(context, name),
                  f"{field} (the token count of prompt {name})", exchange)
 
 
@@ -102,7 +102,7 @@ def step_response_reports_file_size(context: Any, field: str, filename: str) -> 
     """
     path = slot_save_dir(context) / filename
     expect(path.is_file(), f"{path} does not exist")
-    exchange = api.last_exchange(context)
+    exchange = last_exchange(context)
     expect_equal(exchange.body.get(field), path.stat().st_size, f"{field} (the size of {path} in bytes)", exchange)
 
 

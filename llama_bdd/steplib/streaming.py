@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import oai_completions  # noqa: F401 - chat, completion and text-completion steps first
-from .chat import OaiCompletion, last_oai_result
-from .completion import last_completion
+from llama_bdd.client.answers import Completion, OaiCompletion
+from llama_bdd.client.completion import expect_native_stream_end
+
 from .core import expect, expect_equal, step
-from .state import Completion
+from .core.scenario import last_completion, last_oai_result
 
 
 def streamed_result(context: Any) -> Completion:
@@ -33,21 +33,7 @@ def step_native_stream_stop_event(context: Any) -> None:
         Then the stream ended with its stop event
     """
     result = streamed_result(context)
-    exchange = result.exchange
-    events = exchange.events or []
-    expect(bool(events) and events[-1].data != "[DONE]", "a native stream ends with its stop event, not [DONE]",
-           exchange)
-    data = exchange.data_events()
-    final = data[-1]
-    expect(final.get("stop") is True, "the last event must have stop: true", exchange)
-    expect(isinstance(final.get("timings"), dict), "the last event must carry timings", exchange)
-    expect(final.get("stop_type") in ("limit", "eos", "word"), f"stop_type of the last event: {final.get('stop_type')}",
-           exchange)
-    streamed_tokens = sum(len(event.get("tokens", [])) for event in data[:-1])
-    expect_equal(streamed_tokens, final["timings"]["predicted_n"],
-                 "tokens streamed before the stop event (timings.predicted_n)", exchange)
-    expect_equal(final.get("tokens_predicted"), final["timings"]["predicted_n"], "tokens_predicted of the stop event",
-                 exchange)
+    expect_native_stream_end(result.exchange)
 
 
 @step("the stream ended with data: [DONE]")

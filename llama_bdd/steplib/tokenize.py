@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from llama_bdd.client import tokenize as tokenize_client
 from llama_bdd.harness.http import Exchange
 
 from .core import expect, expect_equal, expect_status, state_of, step
+from .core.scenario import tokenize
 
 
 @dataclass
@@ -16,43 +18,6 @@ class TokenizeState:
 
     # the ``{"id", "piece"}`` tokens of the last tokenizing with pieces, and its exchange
     pieces: tuple[list[dict[str, Any]], Exchange] | None = None
-
-
-def tokenize(context: Any, content: Any, add_special: bool = True) -> list[int]:
-    """The server's tokens for ``content`` (a text, or a list mixing texts and token ids), tokenized as a
-    completion prompt is when ``add_special`` (BOS if the model has one); sent with the scenario's API key."""
-    state = state_of(context)
-    exchange = expect_status(state.client().post("/tokenize", {"content": content, "add_special": add_special},
-                                                 headers=state.request.auth_headers()), 200)
-    tokens = exchange.body.get("tokens")
-    expect(isinstance(tokens, list) and all(isinstance(token, int) for token in tokens),
-           "/tokenize did not answer a list of token ids", exchange)
-    return tokens
-
-
-def detokenize(context: Any, tokens: list[int]) -> str:
-    exchange = expect_status(state_of(context).client().post("/detokenize", {"tokens": tokens}), 200)
-    content = exchange.body.get("content")
-    expect(isinstance(content, str), "/detokenize did not answer a content string", exchange)
-    return content
-
-
-def text_of_token_count(context: Any, n_tokens: int, filler: str) -> str:
-    """A text that, as a completion prompt, is exactly ``n_tokens`` tokens (BOS included where the model adds one).
-
-    ``filler`` is repeated and cut at a token boundary; the result is checked by tokenizing it again.
-    """
-    n_special = len(tokenize(context, filler, add_special=True)) - len(tokenize(context, filler, add_special=False))
-    wanted = n_tokens - n_special
-    text = filler
-    while len(tokenize(context, text, add_special=False)) < wanted + 8:
-        text += " " + filler
-    tokens = tokenize(context, text, add_special=False)
-    for cut in (wanted, wanted - 1, wanted + 1):  # retokenizing a cut text may merge across the cut
-        candidate = detokenize(context, tokens[:cut])
-        if len(tokenize(context, candidate, add_special=True)) == n_tokens:
-            return candidate
-    raise AssertionError(f"could not build a text of exactly {n_tokens} tokens from {filler!r}")
 
 
 @step("tokenizing", "tokenizing:")
@@ -80,12 +45,7 @@ def step_tokenizing_with_pieces(context: Any) -> None:
           \"\"\"
     """
     state = state_of(context)
-    exchange = expect_status(state.client().post("/tokenize", {"content": context.text, "with_pieces": True}), 200)
-    tokens = exchange.body.get("tokens")
-    expect(isinstance(tokens, list) and len(tokens) > 0, "/tokenize with_pieces answered no tokens", exchange)
-    for token in tokens:
-        expect(isinstance(token, dict) and isinstance(token.get("id"), int) and "piece" in token,
-               f"a with_pieces token must be {{'id': int, 'piece': ...}}, got {token!r}", exchange)
+    tokens, exchange = tokenize_client.tokenize_with_pieces(state.client(), context.text)
     state.results.tokenized_text = context.text
     state.results.tokens = [token["id"] for token in tokens]
     state.part(TokenizeState).pieces = (tokens, exchange)
@@ -117,16 +77,8 @@ def step_pieces_spell_text(context: Any) -> None:
     entry = state.part(TokenizeState).pieces
     expect(entry is not None, "no tokenizing with pieces yet: add 'When tokenizing with pieces:' first")
     tokens, exchange = entry
-    raw = b""
-    for token in tokens:
-        piece = token["piece"]
-        if isinstance(piece, list):
-            expect(all(isinstance(b, int) and 0 <= b < 256 for b in piece), f"bad byte piece {piece!r}", exchange)
-            raw += bytes(piece)
-        else:
-            expect(isinstance(piece, str) and piece != "", f"empty or non-string piece {piece!r}", exchange)
-            raw += piece.encode("utf-8")
-    expect_equal(raw.decode("utf-8", errors="replace"), state.results.tokenized_text, "the pieces joined", exchange)
+    expect_equal(tokenize_client.spell_pieces(tokens, exchange), state.results.tokenized_text, "the pieces joined",
+                 exchange)
 
 
 @step("the pieces carry the same ids as plain tokenizing")
@@ -152,6 +104,4 @@ def step_add_special(context: Any) -> None:
     text = state.results.tokenized_text
     expect(text is not None, "nothing tokenized yet: add 'When tokenizing:' first")
     plain = tokenize(context, text, add_special=False)
-    special = tokenize(context, text, add_special=True)
-    expect(special[len(special) - len(plain):] == plain and len(special) - len(plain) in (0, 1),
-           f"add_special should only prepend BOS: plain {plain}, with add_special {special}")
+    tokenize_client.expect_only_bos_added(plain, tokenize(context, text, add_special=True))

@@ -90,7 +90,11 @@ def render(docs: list[StepDoc]) -> str:
     out = ["# Step catalog", "",
            "Generated from the step docstrings by `python -m llama_bdd.tools.catalog`; do not edit by hand.",
            "`bin/test` fails when this file is stale.", "",
-           "Placeholders in `{braces}` take a value; `{name:d}` takes a whole number.", ""]
+           "Placeholders in `{braces}` take a value; `{name:d}` takes a whole number, `{name:w}` one word.",
+           "Typed placeholders keep phrases apart: `{name:UrlPath}` is a path without spaces (`/slots/0?action=save`),",
+           "`{name:ServerFlag}` a flag (`--ctx-size`), `{name:ModelName}` one word other than `file`/`alias`,",
+           "`{name:PromptText}` any text but `of N tokens`, `{name:ServerState}` healthy, ready, idle or busy",
+           "(`llama_bdd/steplib/core/types.py`).", ""]
     out += [f"- [{domain}](#{domain}) ({sum(d.domain == domain for d in docs)} steps)" for domain in domains]
     for domain in domains:
         out += ["", f"## {domain}", ""]

@@ -1,6 +1,6 @@
 """The suite's own hooks, for the interrupt test (tests/test_interrupt.py)."""
 
-from llama_bdd.steplib import hooks
+from llama_bdd.steplib.core import hooks
 
 before_all = hooks.before_all
 before_scenario = hooks.before_scenario

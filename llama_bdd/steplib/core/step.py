@@ -14,7 +14,6 @@ from typing import Any, Callable
 from behave import step as behave_step
 
 from llama_bdd.harness.errors import HarnessError
-from llama_bdd.harness.http import Exchange
 
 from .state import ScenarioState
 
@@ -73,24 +72,3 @@ def step(*patterns: str, fresh_server: bool = False) -> Callable[[Callable[..., 
         return function
 
     return decorate
-
-
-def expect_status(exchange: Exchange, *expected: int) -> Exchange:
-    """Fail, showing the whole exchange, unless the response status is one of ``expected``."""
-    if exchange.status not in expected:
-        wanted = " or ".join(str(code) for code in expected)
-        raise AssertionError(f"expected HTTP {wanted} from {exchange.method} {exchange.url}, "
-                             f"got {exchange.status or 'no response'}\n{exchange.describe()}")
-    return exchange
-
-
-def expect_equal(actual: Any, expected: Any, what: str, exchange: Exchange | None = None) -> None:
-    if actual != expected:
-        detail = f"\n{exchange.describe()}" if exchange is not None else ""
-        raise AssertionError(f"{what}: expected {expected!r}, got {actual!r}{detail}")
-
-
-def expect(condition: bool, message: str, exchange: Exchange | None = None) -> None:
-    if not condition:
-        detail = f"\n{exchange.describe()}" if exchange is not None else ""
-        raise AssertionError(f"{message}{detail}")

@@ -12,7 +12,7 @@ from llama_bdd.harness.http import HttpClient, loopback_session
 from llama_bdd.harness.launch import passed_flags
 from llama_bdd.harness.process import launch_server, plan_launch
 
-from .core import state_of
+from .step import state_of
 from .reports import Skip
 from .suite import Suite
 

@@ -11,47 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
+from llama_bdd.client.answers import Completion
+from llama_bdd.client.cache import NamedPrompt
+from llama_bdd.client.request import RequestDraft
 from llama_bdd.harness.config import ServerConfig
 from llama_bdd.harness.http import Exchange, HttpClient
 from llama_bdd.harness.process import ServerProcess
 
-DEFAULT_REQUEST_SEED = 42
-CORS_TEST_ORIGIN = "my.super.domain"
-
 T = TypeVar("T")
-
-
-@dataclass
-class RequestDraft:
-    """The request a scenario is building up before it sends it."""
-
-    prompts: list[str] = field(default_factory=list)
-    system_prompt: str | None = None
-    model: str | None = None
-    n_predict: int | None = None
-    streaming: bool = False
-    user_api_key: str | None = None
-    seed: int | None = None
-    # further request fields set by steps, merged into the JSON body (e.g. {"temperature": 0})
-    fields: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def effective_seed(self) -> int:
-        return self.seed if self.seed is not None else DEFAULT_REQUEST_SEED
-
-    def auth_headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.user_api_key}"} if self.user_api_key is not None else {}
-
-
-@dataclass
-class Completion:
-    """A finished generation, whichever endpoint produced it."""
-
-    content: str
-    predicted_n: int
-    exchange: Exchange | None = None
-    finish_reason: str | None = None
-    raw: Any = None
 
 
 @dataclass
@@ -75,6 +42,27 @@ class Results:
     tokens: list[int] = field(default_factory=list)
     tokenized_text: str | None = None
     last: Exchange | None = None
+
+
+@dataclass
+class CompletionState:
+    """What the completion steps remember between steps (the context checks read the last body too)."""
+
+    last_payload: dict[str, Any] | None = None  # the last native completion body sent
+    last_path: str = "/completion"  # where it was last sent
+    # the stop word of a repeated request, the text expected before it, and the full completion it came from
+    stop_word: tuple[str, str, Completion] | None = None
+
+
+@dataclass
+class CacheState:
+    """Named prompts and their evaluations, shared by the RAM cache, slot save and disk cache steps."""
+
+    prompts: dict[str, NamedPrompt] = field(default_factory=dict)
+    # prompt_n + cache_n of each prompt's first evaluation: its length in tokens
+    token_counts: dict[str, int] = field(default_factory=dict)
+    # the timings of each prompt's last evaluation, with its exchange
+    timings: dict[str, tuple[dict[str, Any], Exchange]] = field(default_factory=dict)
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The small parsers behind the embeddings, security and metrics steps, and key masking end to end."""
+"""The small parsers of the client floor (embeddings, security, metrics), and key masking end to end."""
 
 import base64
 import struct
@@ -8,10 +8,10 @@ import pytest
 from llama_bdd.harness.capabilities import Capabilities
 from llama_bdd.harness.config import ServerConfig
 from llama_bdd.harness.launch import build_launch_command
-from llama_bdd.steplib import chat
-from llama_bdd.steplib.embeddings import EmbeddingRoute, decode_base64_vector
-from llama_bdd.steplib.metrics import CORE_METRICS, expected_metrics, why_expected
-from llama_bdd.steplib.security import credential_headers
+from llama_bdd.client import openai_api
+from llama_bdd.client.embeddings import EmbeddingRoute, decode_base64_vector
+from llama_bdd.client.metrics import CORE_METRICS, expected_metrics, why_expected
+from llama_bdd.client.security import credential_headers
 
 HELP = """
 -m,    --model FNAME                    model path
@@ -84,5 +84,5 @@ def test_every_api_key_is_masked_in_the_command_line_and_in_requests():
     assert "--api-key" in command.args
     rendered = command.render()
     assert "first-Key-4711" not in rendered and "second-Key-0815" not in rendered and "--api-key '***'" in rendered
-    exchange = chat.exchange_from_openai("http://127.0.0.1:1/v1/models", {}, "first-Key-4711", None)
+    exchange = openai_api.exchange_from_openai("http://127.0.0.1:1/v1/models", {}, "first-Key-4711", None)
     assert "first-Key-4711" not in exchange.describe() and "Bearer ***" in exchange.curl()
