@@ -118,6 +118,8 @@ def after_all(context: Any) -> None:
     stop_all_servers()
     if suite is None:
         return
+    for line in suite.close_fault_proxies():
+        print(f"llama-bdd: {line}", file=sys.__stderr__)
     suite.loop.close()
     write_stats(suite)
     shutil.rmtree(suite.workdir / "servers", ignore_errors=True)

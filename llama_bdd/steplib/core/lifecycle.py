@@ -64,7 +64,7 @@ def start_server(context: Any) -> bool:
             state.server, state.pool_key = reused, key
             state.notes.append(f"(this scenario reused a running server, pid {reused.pid}; "
                                f"tag it @fresh_server to get its own)")
-            _connect(state, reused.base_url)
+            _connect(state, suite.reachable_url(reused.base_url))
             return True
     state.server_starts += 1
     log_path = suite.new_server_log()
@@ -72,7 +72,7 @@ def start_server(context: Any) -> bool:
     state.server = launch_server(suite.binary, config, suite.capabilities, suite.user_args, log_path,
                                  extra_flags=suite.injected_flags(), timeout=suite.start_timeout)
     state.pool_key = key if shareable else None
-    _connect(state, state.server.base_url)
+    _connect(state, suite.reachable_url(state.server.base_url))
     return True
 
 

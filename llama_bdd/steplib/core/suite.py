@@ -9,6 +9,7 @@ server_args                LLAMA_SERVER_ARGS            extra llama-server argum
 server_threads             LLAMA_BDD_SERVER_THREADS     --threads for every server (parallel workers set it)
 reuse_servers              LLAMA_BDD_REUSE_SERVERS      "no" starts a fresh server for every scenario
 known_bugs                 LLAMA_BDD_KNOWN_BUGS         "run" runs the @known_bug scenarios instead of skipping them
+fault                      LLAMA_BDD_FAULT              make every server lie: see llama_bdd.harness.fault_proxy
 server_url                 LLAMA_BDD_SERVER_URL         test an already-running server; start none
 preserve                   LLAMA_BDD_PRESERVE           "failed" keeps temp dirs of failed scenarios, "all" all
 workdir                    LLAMA_BDD_WORKDIR            where per-scenario temp dirs are made
@@ -35,6 +36,7 @@ from typing import Mapping
 
 from llama_bdd.harness import provision
 from llama_bdd.harness.capabilities import Capabilities, capabilities_of
+from llama_bdd.harness.fault_proxy import Fault, FaultProxy, parse_faults, start_fault_proxy
 from llama_bdd.harness.http import BackgroundLoop
 from llama_bdd.harness.launch import Flag, flatten_params, redact_args
 from llama_bdd.harness.pool import ServerPool
@@ -61,6 +63,8 @@ class Suite:
     run_known_bugs: bool = False
     loop: BackgroundLoop = field(default_factory=BackgroundLoop)
     pool: ServerPool = field(default_factory=ServerPool)
+    faults: list[Fault] = field(default_factory=list)  # lies told by a proxy in front of every server
+    fault_proxies: dict[str, FaultProxy] = field(default_factory=dict)  # by upstream URL
     scenario_count: int = 0
     server_count: int = 0
     started_at: float = field(default_factory=time.monotonic)
@@ -102,6 +106,7 @@ class Suite:
             server_threads=int(setting("server_threads", "LLAMA_BDD_SERVER_THREADS", "0")) or None,
             reuse_servers=setting("reuse_servers", "LLAMA_BDD_REUSE_SERVERS", "yes") not in ("no", "0", "false"),
             run_known_bugs=setting("known_bugs", "LLAMA_BDD_KNOWN_BUGS", "skip") == "run",
+            faults=parse_faults(setting("fault", "LLAMA_BDD_FAULT")),
         )
 
     def injected_flags(self) -> list[Flag]:
@@ -124,6 +129,24 @@ class Suite:
         path = self.workdir / f"{self.scenario_count:04d}-{slug}"
         path.mkdir(parents=True)
         return path
+
+    def reachable_url(self, base_url: str) -> str:
+        """Where scenarios talk to a server: its own URL, or a lying proxy in front of it when faults are set."""
+        if not self.faults:
+            return base_url
+        if base_url not in self.fault_proxies:
+            self.fault_proxies[base_url] = start_fault_proxy(base_url, self.faults, self.loop)
+        return self.fault_proxies[base_url].base_url
+
+    def close_fault_proxies(self) -> list[str]:
+        """Stop the proxies; a line saying how many answers the faults changed (none: they proved nothing)."""
+        for proxy in self.fault_proxies.values():
+            self.loop.submit(proxy.stop()).result(timeout=10)
+        if not self.faults:
+            return []
+        changed = sum(proxy.applied for proxy in self.fault_proxies.values())
+        faults = "; ".join(fault.describe() for fault in self.faults)
+        return [f"faults '{faults}' were active: {changed} answer(s) or stream event(s) changed"]
 
     def describe(self) -> str:
         if self.external_url:
