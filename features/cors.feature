@@ -18,8 +18,7 @@ Feature: CORS
     When an OPTIONS request to <path> is sent from <origin>
     Then the response allows the origin <origin>
     And  CORS header Access-Control-Allow-Credentials is set to true
-    And  CORS header Access-Control-Allow-Methods is set to GET, POST, DELETE, OPTIONS
-    And  CORS header Access-Control-Allow-Headers is set to *
+    And  the preflight allows the method and headers it asked for
 
     Examples:
       | origin                  | path                 |
@@ -63,5 +62,11 @@ Feature: CORS
       | localhost       | Access-Control-Allow-Origin      | localhost         |
       | web.mydomain.fr | Access-Control-Allow-Origin      | web.mydomain.fr   |
       | origin          | Access-Control-Allow-Credentials | true              |
+
+    # The exact lists b11434 sends; other builds may send other lists, which the preflight scenario above
+    # judges by what a browser needs (the method and headers it asked for) instead.
+    @build.from.11434
+    Examples: Headers of b11434
+      | origin          | cors_header                      | cors_header_value |
       | web.mydomain.fr | Access-Control-Allow-Methods     | GET, POST, DELETE, OPTIONS |
       | web.mydomain.fr | Access-Control-Allow-Headers     | *                 |

@@ -76,6 +76,9 @@ def test_expected_metrics_follow_the_build():
     assert "llamacpp:kv_cache_usage_ratio" not in expected_metrics(verified)
     assert "b4000" in why_expected("llamacpp:kv_cache_usage_ratio", verified)
     assert expected_metrics(None) == CORE_METRICS
+    # "version: 0 (unknown)", a build without build metadata: unknown, never build 0
+    unknown = Capabilities.from_help("--metrics   enable\n", "version: 0 (unknown)")
+    assert unknown.build_number is None and expected_metrics(unknown) == CORE_METRICS
 
 
 def test_every_api_key_is_masked_in_the_command_line_and_in_requests():

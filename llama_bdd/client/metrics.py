@@ -37,10 +37,10 @@ COUNTER_SETTLE_TIMEOUT = 5.0  # the server folds finished work into its counters
 
 
 def expected_metrics(capabilities: Capabilities | None) -> tuple[str, ...]:
-    build = capabilities.build_number if capabilities else None
-    if build is not None and build <= LAST_BUILD_WITH_KV_CACHE_RATIO:
+    """The metrics this build must export; an unknown build number is held to the core set only."""
+    if capabilities is not None and capabilities.build_at_most(LAST_BUILD_WITH_KV_CACHE_RATIO):
         return (*CORE_METRICS, "llamacpp:kv_cache_usage_ratio")
-    if build is not None and build >= VERIFIED_BUILD:
+    if capabilities is not None and capabilities.build_at_least(VERIFIED_BUILD):
         return (*CORE_METRICS, *METRICS_OF_VERIFIED_BUILD)
     return CORE_METRICS
 

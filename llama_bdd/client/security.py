@@ -45,17 +45,6 @@ def json_error(exchange: Exchange) -> dict[str, Any]:
     return error if isinstance(error, dict) else ({"error": error} if error else {})
 
 
-OPENAI_CALLS = {
-    "chat completions": lambda client, model: client.chat.completions.with_raw_response.create(
-        model=model, messages=[{"role": "user", "content": "Hi"}], max_tokens=1),
-    "completions": lambda client, model: client.completions.with_raw_response.create(
-        model=model, prompt="Hi", max_tokens=1),
-    "embeddings": lambda client, model: client.embeddings.with_raw_response.create(
-        model=model, input="Hi", encoding_format="float"),
-    "models": lambda client, model: client.models.with_raw_response.list(),
-}
-
-
 def authentication_failure(exchange: Exchange) -> str | None:
     """Why this answer is not 401 with a JSON ``error.type`` authentication_error and ``error.code`` 401."""
     error = json_error(exchange)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from llama_bdd.client import cors as cors_client
+from llama_bdd.client.cors import ALLOW_ORIGIN
 from llama_bdd.harness.http import Exchange
 
-from .core import expect, expect_equal, expect_status, state_of, step
+from .core import expect, expect_equal, state_of, step
 from .core.scenario import last_exchange
-
-ALLOW_ORIGIN = "Access-Control-Allow-Origin"
 
 
 def last_answer(context: Any) -> Exchange:
@@ -23,10 +23,7 @@ def last_answer(context: Any) -> Exchange:
 
 def preflight(context: Any, path: str, origin: str) -> None:
     state = state_of(context)
-    headers = {"Origin": origin, "Access-Control-Request-Method": "POST",
-               "Access-Control-Request-Headers": "authorization, content-type"}
-    exchange = state.client().request("OPTIONS", path, headers=headers)
-    state.results.last = expect_status(exchange, 200)
+    state.results.last = cors_client.preflight(state.client(), path, origin)
 
 
 @step("an OPTIONS request is sent from {origin}")
@@ -112,3 +109,13 @@ def step_answer_lacks_header(context: Any, cors_header: str) -> None:
     exchange = last_answer(context)
     expect(exchange.header(cors_header) is None,
            f"the answer should have no {cors_header} header, it has: {exchange.header(cors_header)}", exchange)
+
+
+@step("the preflight allows the method and headers it asked for")
+def step_preflight_allows_request(context: Any) -> None:
+    """The last preflight (POST with ``authorization, content-type``) is answered with that method and those
+    headers allowed, listed or as ``*``: what a browser needs, whatever list a build sends.
+
+        Then the preflight allows the method and headers it asked for
+    """
+    cors_client.expect_preflight_allows_request(last_answer(context))
