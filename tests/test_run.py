@@ -1,4 +1,4 @@
-"""The parallel runner's pure parts: argument splitting, partitioning, summary merging."""
+"""The parallel runner's pure parts: argument splitting, partitioning, summary merging, the worker's formats."""
 
 from pathlib import Path
 
@@ -38,3 +38,17 @@ def test_merged_summary():
         "scenarios: 7 passed, 1 failed, 2 skipped",
         "steps: 19 passed, 1 failed, 2 skipped, 3 untested",
     ]
+
+
+def test_worker_drops_the_ini_page_when_it_hands_over_parts():
+    from types import SimpleNamespace
+
+    from llama_bdd.tools.html_report import PARTS_FORMAT
+    from llama_bdd.tools.worker import without_page
+
+    config = SimpleNamespace(format=["html-pretty", "progress2", PARTS_FORMAT], outputs=["ini.html", "-", "w.parts"])
+    without_page(config)
+    assert (config.format, config.outputs) == (["progress2", PARTS_FORMAT], ["-", "w.parts"])
+    plain = SimpleNamespace(format=["html-pretty", "plain"], outputs=["ini.html"])
+    without_page(plain)  # no parts asked for: the user's own formats stay as they are
+    assert (plain.format, plain.outputs) == (["html-pretty", "plain"], ["ini.html"])

@@ -1,4 +1,4 @@
-"""Benchmark the suite: the whole default run serially, then with 2 workers.
+"""Benchmark the suite: the whole default run serially, then with 2 workers, then as 3 shards.
 
     python -m llama_bdd.tools.bench [behave arguments]      (bin/bench)
 
@@ -6,6 +6,11 @@ Prints, for each mode: scenarios run and skipped, wall time, server starts, time
 stopping servers, time spent in HTTP requests, the harness overhead (the rest), and the ten slowest
 scenarios; writes the same to reports/bench/bench.json. Also checks that no feature started more than
 one server per distinct configuration, apart from scenarios that demand a fresh one.
+
+The shard mode runs ``--shard 1/3``, ``2/3`` and ``3/3`` one after the other (as three CI machines would
+run them side by side), planned from the durations the 2-worker run just recorded, and reports the shard
+balance (slowest shard's wall time / fastest's) and whether the merged shards count the same scenarios,
+by status, as the serial run.
 """
 
 from __future__ import annotations
@@ -15,12 +20,15 @@ import os
 import subprocess
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
+
+from llama_bdd.tools import merge
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "reports" / "bench"
 MODE_TIMEOUT = 7200  # one whole run; the suite takes minutes
+SHARDS = 3
 
 
 def run_mode(name: str, jobs: int, args: list[str]) -> dict:
@@ -38,6 +46,35 @@ def run_mode(name: str, jobs: int, args: list[str]) -> dict:
     (OUT / f"{name}.log").write_text(result.stdout)
     workers = [json.loads(path.read_text()) for path in sorted(stats_dir.glob("worker-*.json"))]
     return summarize(name, jobs, wall, result.returncode, workers)
+
+
+def run_shards(count: int, args: list[str]) -> dict:
+    """Each shard of ``count`` in turn, then the merge's checks; the balance is slowest / fastest wall time."""
+    reports = OUT / f"shards-{count}"
+    env = dict(os.environ, LLAMA_BDD_REPORTS_DIR=str(reports),
+               LLAMA_BDD_DURATIONS=str(ROOT / "reports" / "durations.json"))
+    env.pop("LLAMA_BDD_STATS_DIR", None)
+    log = []
+    for number in range(1, count + 1):
+        command = [sys.executable, "-m", "llama_bdd.tools.run", "--shard", f"{number}/{count}", "--format=progress2",
+                   *args]
+        result = subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                timeout=MODE_TIMEOUT)
+        log.append(result.stdout)
+    (OUT / f"shards-{count}.log").write_text("\n".join(log))
+    shards = [s for s in merge.load_shards([reports]) if s.manifest["count"] == count]
+    verdict = merge.judge(shards) if shards else None
+    walls = {s.label: s.manifest.get("wall_seconds") for s in shards}
+    return {"mode": f"shards-{count}", "shards": count, "shard_wall_seconds": walls,
+            "estimated_seconds": shards[0].manifest["estimated_seconds"] if shards else None,
+            "balance_slowest_over_fastest": verdict.balance if verdict else None,
+            "totals": dict(verdict.totals) if verdict else {},
+            "problems": verdict.problems if verdict else ["no shard ran"]}
+
+
+def serial_totals() -> dict[str, int]:
+    """Scenarios by status in the serial run's JUnit files (what the merged shards must add up to)."""
+    return dict(Counter(status for _, status in merge.junit_results(ROOT / "reports" / "junit", [])))
 
 
 def summarize(name: str, jobs: int, wall: float, exit_code: int, workers: list[dict]) -> dict:
@@ -90,14 +127,26 @@ def show(result: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     OUT.mkdir(parents=True, exist_ok=True)
-    results = [run_mode("serial", 1, args), run_mode("parallel-2", 2, args)]
+    results = [run_mode("serial", 1, args)]
+    serial = serial_totals()
+    results.append(run_mode("parallel-2", 2, args))
     for result in results:
         show(result)
     speedup = results[0]["wall_seconds"] / results[1]["wall_seconds"] if results[1]["wall_seconds"] else None
     print(f"\n2 workers vs 1: {speedup:.2f}x" if speedup else "")
-    (OUT / "bench.json").write_text(json.dumps({"results": results, "speedup_2_workers": speedup}, indent=1))
+    shards = run_shards(SHARDS, args)
+    shards["same_totals_as_serial"] = shards["totals"] == serial
+    print(f"\n== {SHARDS} shards, one after the other")
+    print(f"  wall seconds per shard:    {shards['shard_wall_seconds']} (planned {shards['estimated_seconds']})")
+    print(f"  shard balance:             {shards['balance_slowest_over_fastest']} (slowest / fastest)")
+    print(f"  merged scenarios:          {shards['totals']}; serial run: {serial} "
+          f"({'same' if shards['same_totals_as_serial'] else 'DIFFERENT'})")
+    for problem in shards["problems"]:
+        print(f"  merge problem: {problem}")
+    (OUT / "bench.json").write_text(json.dumps({"results": results, "speedup_2_workers": speedup, "shards": shards},
+                                               indent=1))
     print(f"written: {OUT / 'bench.json'}")
-    return 0 if all(r["exit_code"] == 0 for r in results) else 1
+    return 0 if all(r["exit_code"] == 0 for r in results) and shards["same_totals_as_serial"] else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,3 @@
+Feature: Epsilon
+  Scenario: seven
+    Given a step that passes
