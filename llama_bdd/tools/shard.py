@@ -106,9 +106,10 @@ def scenario_ids(feature: Path) -> list[str]:
 
 def matrix_label() -> str:
     """What this matrix tests, so the merge keeps one model's shards apart from another's: the
-    ``LLAMA_BDD_SHARD_LABEL`` a workflow sets, else the model file's name."""
-    model = os.environ.get("LLAMA_BDD_MODEL_PATH")
-    return os.environ.get("LLAMA_BDD_SHARD_LABEL") or (Path(model).name if model else "default model")
+    ``LLAMA_BDD_SHARD_LABEL`` a workflow sets, else the model's file or name (``bin/bdd --model``)."""
+    path, name = os.environ.get("LLAMA_BDD_MODEL_PATH"), os.environ.get("LLAMA_BDD_MODEL")
+    return (os.environ.get("LLAMA_BDD_SHARD_LABEL") or (Path(path).name if path else None)
+            or (f"{name} model" if name else "default model"))
 
 
 def write_manifest(directory: Path, shard: Shard, plan: list[list[Path]], durations: dict[str, float],
