@@ -18,6 +18,7 @@ from llama_bdd.harness.http import Exchange, HttpClient
 from .answers import Completion
 from .checks import expect, expect_equal, expect_status
 from .request import CORS_TEST_ORIGIN, RequestDraft
+from .prompts import seed_of
 from .tokenize import detokenize, tokenize
 
 JSON_PROMPT_STRING_KEY = "prompt_string"
@@ -26,7 +27,7 @@ JSON_PROMPT_STRING_KEY = "prompt_string"
 def completion_payload(draft: RequestDraft, prompt: Any) -> dict[str, Any]:
     """The ``/completion`` body the original suite sent, plus streaming and any fields the scenario set."""
     payload = {"prompt": prompt, "n_predict": draft.n_predict if draft.n_predict is not None else -1,
-               "seed": draft.effective_seed}
+               "seed": seed_of(prompt, draft.effective_seed)}  # a prompt queued with its own seed keeps it
     if draft.streaming:
         payload["stream"] = True
     return {**payload, **draft.fields}

@@ -12,6 +12,7 @@ from typing import Any
 from llama_bdd.client import slots as slots_client
 from llama_bdd.harness.launch import flatten_params
 from llama_bdd.harness.models import model_search_dirs, resolve_model_file
+from llama_bdd.harness.remote_models import RemoteModel, missing_reason
 from llama_bdd.harness.timing import timed
 
 from .core import expect, lifecycle, state_of, step
@@ -41,11 +42,12 @@ def step_server_listening_on(context: Any, server_fqdn: str, server_port: str) -
                            f"{os.environ.get('PORT') or 'a free port'})")
 
 
-@step("a model file {model_file}")
+@step("a model file {model_file:ModelFile}")
 def step_model_file(context: Any, model_file: str) -> None:
     """Serve this model: a path, or a file name looked up in the models directories.
 
-    ``default`` names the embedded default model (SmolLM2-135M-Instruct Q4_1).
+    ``default`` names the embedded default model (SmolLM2-135M-Instruct Q4_1). After ``a model file X from
+    HF repo Y`` the name is where the original suite downloaded X to: served when present, else X is.
 
         Given a model file default
         Given a model file /models/tinyllama.gguf
@@ -54,6 +56,13 @@ def step_model_file(context: Any, model_file: str) -> None:
     state = state_of(context)
     if model_file == "default" or (suite.default_model and model_file == suite.default_model.name):
         state.config.model_file = suite.default_model
+        return
+    remote = state.part(RemoteModel)
+    if remote.named:
+        dirs = model_search_dirs(suite.model_dirs())
+        state.config.model_file = remote.local_copy(model_file, dirs)
+        if state.config.model_file is None:
+            lifecycle.skip_scenario(context, missing_reason([model_file, remote.hf_file], dirs))
         return
     state.config.model_file = resolve_model_file(model_file, model_search_dirs(suite.model_dirs()))
 

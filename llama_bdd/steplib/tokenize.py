@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from llama_bdd.client import tokenize as tokenize_client
+from llama_bdd.client.legacy import TokenizeFacts
 from llama_bdd.harness.http import Exchange
 
 from .core import expect, expect_equal, expect_status, state_of, step
@@ -30,7 +31,10 @@ def step_tokenizing(context: Any) -> None:
           \"\"\"
     """
     state = state_of(context)
-    exchange = expect_status(state.client().post("/tokenize", {"content": context.text}), 200)
+    body = {"content": context.text}
+    if state.part(TokenizeFacts).add_special:  # 'Given adding special tokens' (the final-era phrase)
+        body["add_special"] = True
+    exchange = expect_status(state.client().post("/tokenize", body), 200)
     state.results.tokenized_text = context.text
     state.results.tokens = exchange.body["tokens"]
 

@@ -16,7 +16,7 @@ from behave.configuration import Configuration
 from behave.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[2]
-FEATURE_PATHS = ("features", "tests/seed_features")
+FEATURE_PATHS = ("features", "tests/seed_features", "tests/final_era_features")
 
 
 def undefined_steps(paths: tuple[str, ...] = FEATURE_PATHS) -> list[str]:

@@ -44,3 +44,12 @@ def server_state(text: str) -> str:
 
 register_type(UrlPath=url_path, ServerFlag=server_flag, ModelName=model_name, PromptText=prompt_text,
               ServerState=server_state)
+
+
+@parse.with_pattern(r"(?!.* from HF repo ).+")
+def model_file(text: str) -> str:
+    """A model file name or path, except ``X from HF repo Y`` (the final-era phrase naming a Hugging Face file)."""
+    return text
+
+
+register_type(ModelFile=model_file)
