@@ -16,7 +16,7 @@ from typing import Any
 
 import openai
 
-from llama_bdd.harness.http import Exchange
+from llama_bdd.harness.http import Exchange, tls_context
 from llama_bdd.harness.timing import timed
 
 from .answers import OaiCompletion
@@ -78,7 +78,7 @@ _HTTP_CLIENT: _TimedHttpClient | None = None
 def openai_client(base_url: str, api_key: str | None, v1: bool = True) -> openai.OpenAI:
     global _HTTP_CLIENT
     if _HTTP_CLIENT is None:  # one for the run: each new one builds an SSL context, which is slow
-        _HTTP_CLIENT = _TimedHttpClient(trust_env=False)
+        _HTTP_CLIENT = _TimedHttpClient(trust_env=False, verify=tls_context())  # the suite's CAs too
     return openai.OpenAI(base_url=f"{base_url}/v1" if v1 else base_url, api_key=api_key or NO_KEY,
                          http_client=_HTTP_CLIENT,
                          max_retries=0, timeout=OPENAI_TIMEOUT)

@@ -168,6 +168,14 @@ REQUIREMENT_FLAGS: dict[str, tuple[str, ...]] = {
     "rerank": ("--rerank",),
     "slot_save": ("--slot-save-path",),
     "slots_endpoint": ("--slots",),
+    "lora": ("--lora", "--lora-scaled", "--lora-init-without-apply"),
+    "ssl": ("--ssl-key-file", "--ssl-cert-file"),
+    "api_key_file": ("--api-key-file",),
+    "props_endpoint": ("--props",),
+    "webui": ("--webui", "--path"),
+    "cors_proxy": ("--ui-mcp-proxy",),
+    "server_tools": ("--tools",),
+    "media_path": ("--media-path",),
 }
 
 

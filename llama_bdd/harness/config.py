@@ -69,6 +69,11 @@ class ServerConfig:
             add(name, value)
         return flags
 
+    @property
+    def scheme(self) -> str:
+        """``https`` when the server is given a certificate and its key (``--ssl-cert-file``, ``--ssl-key-file``)."""
+        return "https" if self.options.get("--ssl-cert-file") and self.options.get("--ssl-key-file") else "http"
+
     def identity(self) -> tuple:
         """What makes two configurations launch the same server (used to share a running one)."""
         return (str(self.model_file), self.model_alias, self.seed, self.n_ctx, self.n_slots, self.n_predict,

@@ -29,6 +29,7 @@ import aiohttp
 from aiohttp import web
 
 from .errors import HarnessError
+from .http import tls_context
 
 ACTIONS = ("set", "add", "delete", "drop-event", "status", "replace")
 HOP_HEADERS = frozenset({"connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding",
@@ -181,8 +182,9 @@ class FaultProxy:
         faults = [fault for fault in self.faults if fault.applies_to(request.path)]
         headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_HEADERS}
         body = await request.read()
+        tls = tls_context() if self.upstream.startswith("https:") else None
         async with self._session.request(request.method, self.upstream + request.path_qs, headers=headers,
-                                         data=body or None, allow_redirects=False) as upstream:
+                                         data=body or None, allow_redirects=False, ssl=tls) as upstream:
             out_headers = {k: v for k, v in upstream.headers.items() if k.lower() not in HOP_HEADERS}
             status = upstream.status
             for fault in faults:

@@ -9,8 +9,12 @@ what came back.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
+import os
 import shlex
+import ssl
+import tempfile
 import threading
 import time
 from concurrent.futures import Future
@@ -124,10 +128,52 @@ def _read_within(response: requests.Response, deadline: float) -> bytes:
     return b"".join(chunks)
 
 
+# Certificate authorities the suite made itself (TLS scenarios): servers whose certificates they signed are
+# verified against them, besides the system's own. One context for every aiohttp and httpx client, so a CA
+# trusted later reaches clients made earlier; requests takes a bundle file instead.
+_TRUSTED_CAS: list[str] = []
+_TLS_CONTEXT: ssl.SSLContext | None = None
+_CA_BUNDLE: str | None = None
+
+
+def tls_context() -> ssl.SSLContext:
+    """The SSL context of the suite's clients: the system's CAs and every CA the suite trusts."""
+    global _TLS_CONTEXT
+    if _TLS_CONTEXT is None:
+        _TLS_CONTEXT = ssl.create_default_context()
+        for pem in _TRUSTED_CAS:
+            _TLS_CONTEXT.load_verify_locations(cadata=pem)
+    return _TLS_CONTEXT
+
+
+def trust_certificate_authority(ca_pem: str) -> None:
+    """Verify https servers against this CA (PEM text) as well, in every client the harness makes."""
+    global _CA_BUNDLE
+    if ca_pem in _TRUSTED_CAS:
+        return
+    _TRUSTED_CAS.append(ca_pem)
+    if _TLS_CONTEXT is not None:
+        _TLS_CONTEXT.load_verify_locations(cadata=ca_pem)
+    with tempfile.NamedTemporaryFile("w", prefix="llama-bdd-ca-", suffix=".pem", delete=False) as bundle:
+        bundle.write("\n".join(_TRUSTED_CAS))
+    if _CA_BUNDLE is not None:
+        os.unlink(_CA_BUNDLE)
+    else:
+        atexit.register(lambda: _CA_BUNDLE and os.path.exists(_CA_BUNDLE) and os.unlink(_CA_BUNDLE))
+    _CA_BUNDLE = bundle.name
+
+
+def tls_verification() -> bool | str:
+    """What requests' ``verify`` takes: the bundle of the suite's own CAs once there is one, else True."""
+    return _CA_BUNDLE or True
+
+
 def loopback_session() -> requests.Session:
-    """A requests session that never routes through a proxy from the environment (nor looks one up)."""
+    """A requests session that never routes through a proxy from the environment (nor looks one up); https
+    answers are verified against the suite's own CAs (see ``trust_certificate_authority``)."""
     session = requests.Session()
     session.trust_env = False
+    session.verify = tls_verification()
     return session
 
 
@@ -190,7 +236,8 @@ async def async_request(method: str, url: str, json_body: Any = None, *, headers
     try:
         client_timeout = aiohttp.ClientTimeout(total=timeout)
         async with aiohttp.ClientSession(timeout=client_timeout) as session:
-            async with session.request(method, url, data=body, headers=headers) as response:
+            tls = tls_context() if url.startswith("https:") else None
+            async with session.request(method, url, data=body, headers=headers, ssl=tls) as response:
                 exchange.status = response.status
                 exchange.response_headers = dict(response.headers)
                 raw = await response.read()

@@ -72,10 +72,11 @@ class ServerProcess:
     popen: subprocess.Popen | None = field(default=None, repr=False)
     startup_seconds: float | None = None
     exit_code: int | None = None
+    scheme: str = "http"  # https for a server given a certificate (the harness trusts its CA)
 
     @property
     def base_url(self) -> str:
-        return f"http://{LOOPBACK}:{self.port}"
+        return f"{self.scheme}://{LOOPBACK}:{self.port}"
 
     @property
     def pid(self) -> int | None:
@@ -228,7 +229,7 @@ def launch_server(binary: Path, config: ServerConfig, capabilities: Capabilities
         if command.unsupported:
             raise HarnessError(f"{binary} ({capabilities.version}) does not support "
                                f"{', '.join(command.unsupported)}")
-        server = ServerProcess(command=command, port=port, log_path=log_path, env=env)
+        server = ServerProcess(command=command, port=port, log_path=log_path, env=env, scheme=config.scheme)
         try:
             with timed("server_start"):
                 server.start()
