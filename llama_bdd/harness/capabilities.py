@@ -176,6 +176,13 @@ REQUIREMENT_FLAGS: dict[str, tuple[str, ...]] = {
     "cors_proxy": ("--ui-mcp-proxy",),
     "server_tools": ("--tools",),
     "media_path": ("--media-path",),
+    "models_dir": ("--models-dir",),
+    "models_preset": ("--models-preset",),
+    "models_max": ("--models-max",),
+    "models_autoload": ("--no-models-autoload",),
+    "sleep": ("--sleep-idle-seconds",),
+    "spec_draft": ("--model-draft", "--spec-type", "--spec-draft-n-max", "--spec-draft-n-min"),
+    "spec_ngram": ("--spec-type", "--spec-ngram-simple-size-n", "--spec-ngram-simple-size-m"),
 }
 
 

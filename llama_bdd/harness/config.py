@@ -17,6 +17,7 @@ class ServerConfig:
     """
 
     model_file: Path | None = None
+    without_model: bool = False  # router mode: no --model at all, not even the default model
     model_alias: str | None = None
     seed: int | None = None
     n_ctx: int | None = None

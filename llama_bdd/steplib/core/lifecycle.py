@@ -39,7 +39,7 @@ def start_server(context: Any) -> bool:
     if suite.external_url:
         return _attach_external(context)
     config = state.config
-    if config.model_file is None:
+    if config.model_file is None and not config.without_model:
         config.model_file = suite.default_model
     if suite.debug:
         config.verbose = True
