@@ -1,61 +1,58 @@
 """JSON Schema checks on generated JSON (``json_schema``, ``response_format``, tool arguments).
 
-The check covers the JSON Schema keywords the scenarios use (``type``, ``properties``, ``required``,
-``additionalProperties``, ``items``, ``enum``, ``const``, ``minimum``, ``maximum``, ``minLength``,
-``maxLength``, ``minItems``, ``maxItems``); any other keyword fails the check rather than being ignored.
+Validation is the ``jsonschema`` library's (the validator class the schema's ``$schema`` names, Draft 2020-12
+by default); a schema that is itself invalid is reported as a problem, not silently accepted.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
-_KNOWN = {"type", "properties", "required", "additionalProperties", "items", "enum", "const", "minimum", "maximum",
-          "minLength", "maxLength", "minItems", "maxItems", "title", "description"}
+import jsonschema
+from jsonschema.exceptions import SchemaError
+
+from .checks import expect
 
 
-def schema_violations(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
-    """Where ``value`` breaks ``schema`` (empty when it conforms)."""
-    unknown = set(schema) - _KNOWN
-    if unknown:
-        return [f"{where}: the suite's schema check does not know {sorted(unknown)}"]
-    problems: list[str] = []
-    kind = schema.get("type")
-    if kind == "integer":
-        if not isinstance(value, int) or isinstance(value, bool):
-            return [f"{where}: {value!r} is not an integer"]
-    elif kind == "number":
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            return [f"{where}: {value!r} is not a number"]
-    elif kind is not None and not isinstance(value, _TYPES[kind]):
-        return [f"{where}: {value!r} is not of type {kind}"]
-    if "const" in schema and value != schema["const"]:
-        problems.append(f"{where}: {value!r} is not the constant {schema['const']!r}")
-    if "enum" in schema and value not in schema["enum"]:
-        problems.append(f"{where}: {value!r} is not one of {schema['enum']!r}")
-    if "minimum" in schema and value < schema["minimum"]:
-        problems.append(f"{where}: {value!r} < minimum {schema['minimum']}")
-    if "maximum" in schema and value > schema["maximum"]:
-        problems.append(f"{where}: {value!r} > maximum {schema['maximum']}")
-    if "minLength" in schema and len(value) < schema["minLength"]:
-        problems.append(f"{where}: {value!r} is shorter than {schema['minLength']}")
-    if "maxLength" in schema and len(value) > schema["maxLength"]:
-        problems.append(f"{where}: {value!r} is longer than {schema['maxLength']}")
-    if "minItems" in schema and len(value) < schema["minItems"]:
-        problems.append(f"{where}: {len(value)} items, fewer than {schema['minItems']}")
-    if "maxItems" in schema and len(value) > schema["maxItems"]:
-        problems.append(f"{where}: {len(value)} items, more than {schema['maxItems']}")
-    if isinstance(value, dict):
-        properties = schema.get("properties", {})
-        for name in schema.get("required", []):
-            if name not in value:
-                problems.append(f"{where}: required property {name!r} is missing")
-        for name, item in value.items():
-            if name in properties:
-                problems += schema_violations(item, properties[name], f"{where}.{name}")
-            elif schema.get("additionalProperties") is False:
-                problems.append(f"{where}: property {name!r} is not allowed")
-    if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        for index, item in enumerate(value):
-            problems += schema_violations(item, schema["items"], f"{where}[{index}]")
-    return problems
+def _where(path: Any) -> str:
+    """``$.a[0].b`` for the error path ``['a', 0, 'b']``."""
+    text = "$"
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text
+
+
+def schema_violations(value: Any, schema: dict[str, Any]) -> list[str]:
+    """Where ``value`` breaks ``schema`` (empty when it conforms), one line per violation."""
+    validator_class = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    try:
+        validator_class.check_schema(schema)
+    except SchemaError as error:
+        return [f"the schema itself is invalid: {error.message}"]
+    errors = sorted(validator_class(schema).iter_errors(value), key=lambda error: list(error.absolute_path))
+    return [f"{_where(error.absolute_path)}: {error.message}" for error in errors]
+
+
+def response_format_field(schema: dict[str, Any] | None) -> dict[str, Any]:
+    """OpenAI's ``response_format``: ``json_object`` without a schema, ``json_schema`` (named, strict) with one."""
+    if schema is None:
+        return {"type": "json_object"}
+    return {"type": "json_schema", "json_schema": {"name": "answer", "strict": True, "schema": schema}}
+
+
+def expect_json_answer(text: str, response_format: dict[str, Any], exchange: Any = None) -> Any:
+    """The answer's text parses as JSON; a JSON object for ``json_object`` (unless it names a ``schema``),
+    valid against the schema for ``json_schema``. Returns the parsed document."""
+    detail = f"\n{exchange.describe()}" if exchange is not None else ""
+    try:
+        document = json.loads(text)
+    except ValueError as error:
+        raise AssertionError(f"the answer is not JSON ({error}): {text!r}{detail}") from None
+    if response_format.get("type") == "json_schema":
+        schema = (response_format.get("json_schema") or {}).get("schema") or {"type": "object"}
+    else:
+        schema = response_format.get("schema") or {"type": "object"}
+    problems = schema_violations(document, schema)
+    expect(not problems, "the JSON answer breaks the requested schema:\n  " + "\n  ".join(problems), exchange)
+    return document

@@ -183,6 +183,8 @@ REQUIREMENT_FLAGS: dict[str, tuple[str, ...]] = {
     "sleep": ("--sleep-idle-seconds",),
     "spec_draft": ("--model-draft", "--spec-type", "--spec-draft-n-max", "--spec-draft-n-min"),
     "spec_ngram": ("--spec-type", "--spec-ngram-simple-size-n", "--spec-ngram-simple-size-m"),
+    "chat_template_file": ("--chat-template-file", "--chat-template"),
+    "reasoning": ("--reasoning-format", "--reasoning-budget"),
 }
 
 
