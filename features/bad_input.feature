@@ -3,7 +3,8 @@ Feature: Bad input
   A request the server cannot serve is refused with a JSON error that names the problem: 400
   invalid_request_error for malformed JSON, missing or mistyped fields, an invalid grammar or schema, 404
   not_found_error for an unknown route. The server stays healthy and keeps generating afterwards.
-  Some values are not refused: an empty prompt string generates nothing, n_probs out of range is clamped.
+  Some values are not refused: an empty prompt string is accepted (it generates nothing unless the model adds
+  BOS, which makes it one token), n_probs out of range is clamped.
 
   Background: One slot
     Given a server listening on localhost:8080
@@ -69,11 +70,21 @@ Feature: Bad input
       | GET    | /v1/chat/completions |
 
   Scenario: An empty prompt string is accepted and generates nothing
+    Given the model adds no BOS token
     When  a POST request to /completion with JSON {"prompt": "", "n_predict": 4}
     Then  the response status is 200
     And   the response field content is ""
     And   the response field tokens_predicted is 0
     And   the response field stop_type is none
+    And   the server still generates text
+
+  # A model that adds BOS makes an empty prompt one token long: the server generates from it.
+  Scenario: An empty prompt string of a model that adds BOS is one token, and generates
+    Given the model adds a BOS token
+    When  a POST request to /completion with JSON {"prompt": "", "n_predict": 4, "ignore_eos": true}
+    Then  the response status is 200
+    And   the response field tokens_predicted is 4
+    And   the response field timings.prompt_n is 1
     And   the server still generates text
 
   Scenario: A negative n_probs returns no probabilities

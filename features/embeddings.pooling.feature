@@ -54,7 +54,31 @@ Feature: Embedding pooling
       | pooling |
       | mean    |
       | last    |
-      | cls     |
+
+  # CLS pooling takes the first token's vector: for a model that adds BOS, that is BOS in every text, so
+  # different texts give one vector; the check that they differ applies to models without BOS.
+  @requires.pooling
+  Scenario: --pooling cls gives OpenAI-compatible embeddings, different for different texts
+    Given a server listening on localhost:8080
+    And   a model file default
+    And   a model alias smollm2
+    And   1 slots
+    And   256 KV cache size
+    And   embeddings extraction
+    And   the server option --pooling set to cls
+    Then  the server is starting
+    When  these inputs are embedded through the openai client with encoding_format float:
+      | input                            |
+      | What is the capital of France ?  |
+      | I like to eat apples.            |
+    Then  one embedding is returned per input, in input order
+    And   every embedding has the model's embedding size
+    And   every embedding is non-zero
+    And   every embedding is L2-normalised
+    And   the embeddings usage counts the prompt tokens of every input
+    And   the embeddings response names the model smollm2
+    Given the model adds no BOS token
+    Then  embeddings 0 and 1 are different
 
   # b11434 aborts while loading (GGML_ASSERT(ggml_can_mul_mat(a, b)) in build_pooling) when mean pooling
   # meets a slot count that does not divide the micro-batch (512): 3 slots fail, 1, 2 and 4 start. Skipped

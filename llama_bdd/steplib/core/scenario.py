@@ -16,6 +16,8 @@ from llama_bdd.client import tokenize as tokenize_client
 from llama_bdd.client.answers import Completion, OaiCompletion
 from llama_bdd.client.cache import NamedPrompt
 from llama_bdd.client.checks import expect
+from llama_bdd.client.model_facts import ModelFacts, read_model_facts
+from llama_bdd.harness import provision
 from llama_bdd.harness.http import DEFAULT_TIMEOUT, Exchange, async_request
 from llama_bdd.harness.timing import timed
 
@@ -172,3 +174,19 @@ def evaluation_payload(context: Any, prompt: NamedPrompt) -> dict[str, Any]:
     """``/completion`` body that only evaluates the prompt into the slot's KV cache."""
     state = state_of(context)
     return cache_client.evaluation_payload(state.client(), prompt, state.request.fields)
+
+
+# ----------------------------------------------------------------------------------------------
+# the served model's facts, read once per server
+# ----------------------------------------------------------------------------------------------
+
+def model_facts(context: Any) -> ModelFacts:
+    """What decides model-dependent expectations (BOS, sliding window, sizes), read once per running server."""
+    state = state_of(context)
+    suite = suite_of(context)
+    key = state.client().base_url
+    if key not in suite.model_facts:
+        suite.model_facts[key] = read_model_facts(state.client(), state.request.auth_headers(),
+                                                  provision.cache_root() / "model-metadata",
+                                                  swa_full="--swa-full" in state.config.options)
+    return suite.model_facts[key]

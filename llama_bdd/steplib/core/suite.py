@@ -32,7 +32,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 from llama_bdd.harness import provision
 from llama_bdd.harness.capabilities import Capabilities, capabilities_of
@@ -65,6 +65,7 @@ class Suite:
     pool: ServerPool = field(default_factory=ServerPool)
     faults: list[Fault] = field(default_factory=list)  # lies told by a proxy in front of every server
     fault_proxies: dict[str, FaultProxy] = field(default_factory=dict)  # by upstream URL
+    model_facts: dict[str, Any] = field(default_factory=dict)  # client.model_facts.ModelFacts by server URL
     scenario_count: int = 0
     server_count: int = 0
     started_at: float = field(default_factory=time.monotonic)
