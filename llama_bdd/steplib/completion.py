@@ -62,16 +62,24 @@ def pop_completion(context: Any) -> Completion:
 
 @step("a completion request with {api_error} api error")
 def step_completion_request(context: Any, api_error: str) -> None:
-    """Send the last queued prompt to ``/completion``; ``raised`` expects a 401 authentication error.
+    """Send the last queued prompt to ``/completion``; ``raised`` expects a 401 authentication error, a number
+    (the final-era suite's form) that HTTP status.
 
     With ``streaming is enabled`` the answer is streamed and checked as a stream.
 
         Given a prompt I believe the meaning of life is
         And   a completion request with no api error
         And   a completion request with raised api error
+        And   a completion request with 400 api error
     """
-    if api_error not in ("no", "raised"):
-        raise AssertionError(f"'{api_error} api error': say 'no' or 'raised'")
+    if api_error.isdigit():
+        state = state_of(context)
+        payload = completion_payload(state.request, pop_prompt(context))
+        state.part(CompletionState).last_payload = payload
+        state.results.last = state.client().post("/completion", payload, headers=completion_headers(state.request))
+        expect_status(state.results.last, int(api_error))
+        return
+    expect(api_error in ("no", "raised"), f"'{api_error} api error': say 'no', 'raised' or an HTTP status")
     send_completion(context, pop_prompt(context), expect_api_error=api_error == "raised")
 
 
