@@ -45,6 +45,7 @@ def expect_json_answer(text: str, response_format: dict[str, Any], exchange: Any
     """The answer's text parses as JSON; a JSON object for ``json_object`` (unless it names a ``schema``),
     valid against the schema for ``json_schema``. Returns the parsed document."""
     detail = f"\n{exchange.describe()}" if exchange is not None else ""
+    expect(isinstance(text, str), f"the answer's content is not text: {text!r}", exchange)
     try:
         document = json.loads(text)
     except ValueError as error:
