@@ -17,6 +17,7 @@ Feature: RAM prompt cache
   Scenario: A prompt evicted from its slot comes back from the RAM cache
     Given the server option --cache-ram set to 64
     Then  the server is starting
+    Given the model uses no sliding-window attention
     When  prompt A is evaluated
     And   prompt B is evaluated
     And   prompt A is evaluated

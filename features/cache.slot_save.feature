@@ -23,6 +23,7 @@ Feature: Slot save, restore and erase
   Scenario: A restored slot serves its prompt from the cache
     Given a slot save directory
     Then  the server is starting
+    Given the model uses no sliding-window attention
     When  prompt A is evaluated
     And   slot 0 is saved to the file prompt-a.bin
     And   slot 0 is erased
@@ -44,6 +45,7 @@ Feature: Slot save, restore and erase
   Scenario: A slot saved by one server process is restored by the next
     Given a slot save directory
     Then  the server is starting
+    Given the model uses no sliding-window attention
     When  prompt A is evaluated
     And   slot 0 is saved to the file prompt-a.bin
     And   the server is restarted

@@ -67,7 +67,8 @@ Feature: Native completion
       | 5    |
 
   Scenario: A longer prompt reuses the cached tokens of the previous one
-    Given a prompt The quick brown fox jumps over the lazy dog.
+    Given the model uses no sliding-window attention
+    And   a prompt The quick brown fox jumps over the lazy dog.
     And   4 max tokens to predict
     And   the request field cache_prompt is true
     And   a completion request with no api error

@@ -56,9 +56,9 @@ Feature: CORS proxy and built-in tools
   # server's generic 404 ("File Not Found", not_found_error), which still refuses the tool.
   @requires.server_tools
   Scenario: Built-in tools list only the tools named, and refuse the others
-    Given the server option --tools set to read_file,get_info
+    Given the server option --tools set to read_file,grep_search
     And   the server is starting
-    Then  the built-in tools listed are read_file, get_info
+    Then  the built-in tools listed are read_file, grep_search
     When  a POST request to /tools with JSON {"tool": "exec_shell_command", "params": {"command": "echo hi"}}
     Then  the request is rejected with 404 not_found_error
 

@@ -53,6 +53,7 @@ Feature: Tokenization and chat templates
   Scenario: /apply-template renders the messages into the chat prompt
     Given a system prompt You are a terse assistant.
     And   a user prompt Name a colour.
+    And   4 max tokens to predict
     When  the chat template is applied to the prompts
     Then  the rendered prompt holds every message in order
     When  a chat completion is requested from /v1/chat/completions with raw HTTP

@@ -99,6 +99,9 @@ def write_key_file(directory: Path, text: str) -> Path:
 # switched-off features
 # ----------------------------------------------------------------------------------------------
 
+FEATURE_DISABLED_BUILD = 11434  # the build known to answer 403 feature_disabled for a feature left off
+
+
 def expect_feature_disabled(exchange: Exchange) -> None:
     """403 with ``error.type`` ``feature_disabled`` (what llama-server answers for a feature left off)."""
     expect_status(exchange, 403)

@@ -45,6 +45,13 @@ def expected_metrics(capabilities: Capabilities | None) -> tuple[str, ...]:
     return CORE_METRICS
 
 
+def is_expected(name: str, capabilities: Capabilities | None) -> bool:
+    """Whether this build must export ``name``: a metric gated by build is not expected where the build says
+    otherwise or is unknown; any other name the scenario uses is."""
+    gated = {"llamacpp:kv_cache_usage_ratio", *METRICS_OF_VERIFIED_BUILD}
+    return name not in gated or name in expected_metrics(capabilities)
+
+
 def why_expected(name: str, capabilities: Capabilities | None) -> str:
     """The reason ``name`` is expected from this server, for the message when it is missing."""
     version = capabilities.version if capabilities else "an unknown build"

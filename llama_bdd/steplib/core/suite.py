@@ -41,7 +41,6 @@ from llama_bdd.harness.http import BackgroundLoop
 from llama_bdd.harness.launch import Flag, flatten_params, redact_args
 from llama_bdd.harness.pool import ServerPool
 
-DEFAULT_MODEL_TAGS = ("smollm2-135m",)
 
 
 @dataclass
@@ -94,7 +93,7 @@ class Suite:
         workdir_root = setting("workdir", "LLAMA_BDD_WORKDIR") or None
         if workdir_root:
             Path(workdir_root).mkdir(parents=True, exist_ok=True)
-        default_tags = ",".join(DEFAULT_MODEL_TAGS) if not environ.get("LLAMA_BDD_MODEL_PATH") else ""
+        default_tags = ",".join(provision.default_model_tags(environ))
         tags = setting("model_tags", "LLAMA_BDD_MODEL_TAGS", default_tags)
         return cls(
             binary=binary, capabilities=capabilities, default_model=model, user_args=user_args,
