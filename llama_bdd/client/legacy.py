@@ -9,12 +9,14 @@ be used from a script; the request drafts of that suite's reranking and tokenizi
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from llama_bdd.harness.http import Exchange
+from llama_bdd.harness.http import Exchange, HttpClient
 
+from . import tokenize as tokenize_client
 from .answers import Completion
 from .checks import expect, expect_equal, expect_status
 
@@ -23,13 +25,27 @@ from .checks import expect, expect_equal, expect_status
 # one generation: truncated, prompt tokens processed
 # ----------------------------------------------------------------------------------------------
 
+def stream_events(exchange: Exchange) -> list[dict[str, Any]] | None:
+    """A stream's JSON events: its ``data:`` events, or the chunks the openai client parsed (recorded one JSON
+    per line); None for a plain answer."""
+    if exchange.events is not None:
+        return [event for event in exchange.data_events() if isinstance(event, dict)]
+    lines = [line for line in exchange.response_text.splitlines() if line.strip()]
+    if len(lines) < 2 or not (exchange.header("Content-Type") or "").startswith("text/event-stream"):
+        return None
+    try:
+        return [event for event in (json.loads(line) for line in lines) if isinstance(event, dict)]
+    except ValueError:
+        return None
+
+
 def final_answer(exchange: Exchange) -> dict[str, Any]:
     """The answer's closing object: the JSON body, or the last JSON event of a stream that has the fields."""
-    if exchange.events is None:
+    events = stream_events(exchange)
+    if events is None:
         body = exchange.body
         expect(isinstance(body, dict), "the answer is not one JSON object", exchange)
         return body
-    events = [event for event in exchange.data_events() if isinstance(event, dict)]
     expect(bool(events), "the stream carried no JSON event", exchange)
     closing = [e for e in events if "timings" in e or "usage" in e or "truncated" in e]
     return {**events[-1], **(closing[-1] if closing else {})}
@@ -40,8 +56,8 @@ def was_truncated(exchange: Exchange) -> bool:
     answer = final_answer(exchange)
     if "choices" in answer:
         reasons = [choice.get("finish_reason") for choice in answer.get("choices") or [] if choice.get("finish_reason")]
-        if not reasons and exchange.events is not None:  # the reason comes in the chunk before the usage chunk
-            reasons = [c.get("finish_reason") for e in exchange.data_events() if isinstance(e, dict)
+        if not reasons:  # in a stream the reason comes in the chunk before the usage chunk
+            reasons = [c.get("finish_reason") for e in stream_events(exchange) or []
                        for c in e.get("choices") or [] if c.get("finish_reason")]
         expect(bool(reasons), "the OpenAI answer has no finish_reason", exchange)
         return reasons[-1] != "stop"
@@ -125,6 +141,20 @@ def expect_tokens_with_pieces(exchange: Exchange) -> None:
     for token in tokens:
         expect(isinstance(token, dict) and isinstance(token.get("id"), int)
                and isinstance(token.get("piece"), (str, list)), f"token without id and piece: {token!r}", exchange)
+
+
+def model_bos_token(http: HttpClient, headers: dict[str, str] | None = None) -> int:
+    """The model's BOS token id: the token ``/tokenize`` puts before an empty text with special tokens, else
+    (a model that adds no BOS, e.g. SmolLM2) ``/props`` ``bos_token`` tokenized as one special token."""
+    added = tokenize_client.tokenize(http, "", add_special=True, headers=headers)
+    if added:
+        return added[0]
+    exchange = expect_status(http.get("/props", headers=headers or {}), 200)
+    text = exchange.body.get("bos_token") if isinstance(exchange.body, dict) else None
+    expect(isinstance(text, str) and text != "", "the model adds no BOS token and /props names no bos_token", exchange)
+    tokens = tokenize_client.tokenize(http, text, add_special=False, headers=headers)
+    expect(len(tokens) == 1, f"/props bos_token {text!r} is not one token: {tokens}", exchange)
+    return tokens[0]
 
 
 @dataclass

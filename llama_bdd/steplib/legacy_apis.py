@@ -18,7 +18,7 @@ from llama_bdd.client.tokenize import tokenize_with_pieces
 from llama_bdd.harness.http import Exchange
 
 from .core import expect, expect_equal, expect_status, state_of, step, suite_of
-from .core.scenario import detokenize, gather_results, last_exchange, tokenize
+from .core.scenario import detokenize, gather_results, last_exchange
 
 SAME_EMBEDDING_SIMILARITY = 1e-5  # how far from 1.0 the cosine similarity of "the same" embeddings may be
 
@@ -37,7 +37,7 @@ class LegacyApiState:
 
 @step("BOS token is {bos:d}")
 def step_bos_token(context: Any, bos: int) -> None:
-    """The model's BOS token id, for ``tokens begin with BOS``.
+    """The model's BOS token id, for ``tokens begin with BOS`` (without it: the model's own BOS token).
 
         Given BOS token is 1
     """
@@ -92,12 +92,11 @@ def step_tokens_detokenized(context: Any) -> None:
 
 
 def _bos(context: Any) -> int:
-    """``BOS token is N``, else the token ``/tokenize`` puts before an empty text with special tokens."""
-    facts = state_of(context).part(legacy.TokenizeFacts)
+    """``BOS token is N``, else the model's BOS token (see ``legacy.model_bos_token``)."""
+    state = state_of(context)
+    facts = state.part(legacy.TokenizeFacts)
     if facts.bos is None:
-        added = tokenize(context, "", add_special=True)
-        expect(bool(added), "the model adds no BOS token (and no 'BOS token is N' step named one)")
-        facts.bos = added[0]
+        facts.bos = legacy.model_bos_token(state.client(), state.request.auth_headers())
     return facts.bos
 
 

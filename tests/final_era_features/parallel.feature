@@ -64,16 +64,3 @@ Feature: Parallel
     Given concurrent OAI completions requests no v1
     Then  the server is idle
     Then  all prompts are predicted
-
-  Scenario: Multi users embeddings
-    Given a prompt:
-      """
-      Write a very long story about AI.
-      """
-    And a prompt:
-      """
-      Write another very long music lyrics.
-      """
-    Given concurrent embedding requests
-    Then  the server is idle
-    Then  all embeddings are generated

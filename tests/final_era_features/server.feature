@@ -41,14 +41,27 @@ Feature: llama.cpp server (final-era phrases)
     Examples: Prompts
       | prompt                           | n_predict | n_prompt | n_predicted | truncated |
       | I believe the meaning of life is | 8         | -1       | 8           | not       |
+
+    # Server changed: in 2024 the server's --n-predict capped a request's larger n_predict (64 of 256 here);
+    # today a request's n_predict replaces the server's (server-context.cpp: n_predict_max is the task's
+    # n_predict when given), so 256 are allowed and the generation runs to its end. -D known_bugs=run runs it.
+    @known_bug
+    Examples: The server's max tokens cap the request's
+      | prompt                           | n_predict | n_prompt | n_predicted | truncated |
       | Write a joke about AI            | 256       | -1       | 64          | not       |
 
-  Scenario: Prompt tokens processed are the prompt's tokens
-    Given a prompt What is the capital of France?
+  Scenario Outline: Prompt tokens processed are the prompt's tokens
+    Given a prompt <prompt>
     And   8 max tokens to predict
+    And   the request field ignore_eos is true
     And   a completion request with no api error
     Then  8 tokens are predicted
-    And   7 prompt tokens are processed
+    And   <n_prompt> prompt tokens are processed
+
+    @model.smollm2-135m
+    Examples: SmolLM2-135M adds no BOS: the prompt's own tokens
+      | prompt                          | n_prompt |
+      | What is the capital of France?  | 7        |
 
   Scenario Outline: OAI Compatibility
     Given a model <model>
@@ -75,9 +88,10 @@ Feature: llama.cpp server (final-era phrases)
     Given an OAI compatible chat completions request with no api error
     Then  <n_predicted> tokens are predicted matching <re_content>
 
-    Examples: Prompts
-      | user_prompt     | response_format                                     | n_predicted | re_content |
-      | What is the answer? | {"type": "json_object", "schema": {"const": "42"}} | 4           | "42"       |
+    @model.smollm2-135m
+    Examples: SmolLM2-135M
+      | user_prompt         | response_format                                    | n_predicted | re_content |
+      | What is the answer? | {"type": "json_object", "schema": {"const": "42"}} | 8           | "42"       |
 
   Scenario: Tokenize / Detokenize
     When tokenizing:
@@ -87,18 +101,24 @@ Feature: llama.cpp server (final-era phrases)
     Then tokens can be detokenized
     And  tokens do not begin with BOS
 
-  # BOS token is N names the token the checks call BOS: here the first token of this text, so that
-  # 'tokens begin with BOS' and 'first token is removed' are exercised whatever the model's own BOS is
-  Scenario: Tokenize w/ special tokens
+  # Without 'BOS token is N' the BOS is the model's own (added by /tokenize, else /props bos_token).
+  # SmolLM2 adds no BOS (add_bos_token false): its row starts the text with its BOS token <|im_start|> (id 1),
+  # so 'tokens begin with BOS' holds with special tokens parsed, and not once that token is removed
+  Scenario Outline: Tokenize w/ BOS
     Given adding special tokens
     When  tokenizing:
     """
-    What is the capital of Germany?
+    <text>
     """
-    Given BOS token is 3838
+    Given BOS token is <bos>
     Then  tokens begin with BOS
     Given first token is removed
     Then  tokens do not begin with BOS
+
+    @model.smollm2-135m
+    Examples: SmolLM2-135M
+      | bos | text                                            |
+      | 1   | <\|im_start\|>What is the capital of Germany? |
 
   Scenario: Tokenize with pieces
     When  tokenizing with pieces
@@ -108,8 +128,13 @@ Feature: llama.cpp server (final-era phrases)
     """
     Then  tokens are given with pieces
 
-  Scenario: Models available
+  Scenario Outline: Models available
     Given available models
     Then  1 models are supported
     Then  model 0 is identified by tinyllama-2
-    Then  model 0 is trained on 8192 tokens context
+    Then  model 0 is trained on <n_ctx_train> tokens context
+
+    @model.smollm2-135m
+    Examples: SmolLM2-135M (llama.context_length)
+      | n_ctx_train |
+      | 8192        |
