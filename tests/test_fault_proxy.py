@@ -19,6 +19,8 @@ def test_faults_parse_with_quoting_and_are_checked():
         parse_faults("/x explode now")
     with pytest.raises(HarnessError):
         parse_faults("/x set only-a-field")
+    with pytest.raises(HarnessError, match="not JSON"):
+        parse_faults('/x set choices.0.finish_reason "stop"')  # the shell ate the quotes: stop is no JSON
 
 
 def test_json_actions_change_one_field():

@@ -106,8 +106,11 @@ def _vector_of(value: Any, exchange: Exchange) -> list[float]:
 def native_vectors(exchange: Exchange) -> list[list[float]]:
     """Vectors of a native ``/embedding`` answer: one per token (pooling none) or one per input."""
     expect_status(exchange, 200)
+    body = exchange.body
+    expect(isinstance(body, list) and all(isinstance(item, dict) and "embedding" in item for item in body),
+           "a native embeddings answer is a list of {index, embedding}", exchange)
     vectors: list[list[float]] = []
-    for item in exchange.body:
+    for item in body:
         embedding = item["embedding"]
         vectors.extend(embedding if embedding and isinstance(embedding[0], list) else [embedding])
     return vectors

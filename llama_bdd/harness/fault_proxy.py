@@ -62,6 +62,12 @@ def parse_faults(spec: str) -> list[Fault]:
         wanted = {"set": 2, "add": 2, "delete": 1, "drop-event": 1, "status": 1, "replace": 2}[words[1]]
         if len(words) - 2 != wanted:
             raise HarnessError(f"fault '{part}': {words[1]} takes {wanted} argument(s)")
+        if words[1] in ("set", "add"):
+            try:  # a value that is not JSON would only surface as a 500 from the proxy, mid-scenario
+                json.loads(words[3])
+            except ValueError:
+                raise HarnessError(f"fault '{part}': the value {words[3]!r} is not JSON (quote a string: "
+                                   f"'\"stop\"')") from None
         faults.append(Fault(words[0], words[1], tuple(words[2:])))
     return faults
 

@@ -48,7 +48,7 @@ def chat_with_openai_client(context: Any, user_prompt: str, expect_api_error: bo
         return None
     if isinstance(outcome, openai.APIStatusError):
         raise AssertionError(f"the openai client raised {type(outcome).__name__}: {outcome}\n{exchange.describe()}")
-    expect(not expect_api_error, "expected an authentication error, the request succeeded", exchange)
+    expect(not expect_api_error, "expected the openai client to raise an error, the request succeeded", exchange)
     return outcome
 
 
