@@ -16,6 +16,9 @@ Feature: Reasoning in chat answers
     And   the request field ignore_eos is true
     And   a user prompt What is 2 plus 2?
 
+  # The checks that no <think> is left in reasoning_content need a model that does not write the tag itself:
+  # SmolLM2 does not; Gemma 3 270M (a base model) writes "<think>" again after the forced one.
+  @model.smollm2-135m
   Scenario Outline: --reasoning-format deepseek separates the reasoning from the content (<client>)
     Given the server option --reasoning-format set to deepseek
     Then  the server is starting
@@ -27,6 +30,7 @@ Feature: Reasoning in chat answers
       | the openai client |
       | raw HTTP          |
 
+  @model.smollm2-135m
   Scenario: The streamed reasoning and content equal the plain ones
     Given the server option --reasoning-format set to deepseek
     Then  the server is starting

@@ -12,6 +12,9 @@ Feature: response_format on the chat routes
     Given the request field temperature is 0
     And   a user prompt Give me a number and a colour as JSON.
 
+  # Needs a model that closes its JSON object within max_tokens when asked to repeat {"ok": true}: SmolLM2
+  # does; Gemma 3 270M (a base model) writes a longer object and is cut at max_tokens.
+  @model.smollm2-135m
   Scenario Outline: json_object gives a JSON object (<client>)
     Given the answer format is a JSON object
     And   a user prompt Repeat this JSON object exactly: {"ok": true}
