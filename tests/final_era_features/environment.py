@@ -1,19 +1,3 @@
-"""Behave hooks: each one hands over to llama_bdd.steplib.core.hooks, where the work is done."""
+"""Behave hooks of this folder: the library's own (llama_bdd.steplib.core.hooks), as features/ uses them."""
 
-from llama_bdd.steplib.core import hooks
-
-
-def before_all(context):
-    hooks.before_all(context)
-
-
-def before_scenario(context, scenario):
-    hooks.before_scenario(context, scenario)
-
-
-def after_scenario(context, scenario):
-    hooks.after_scenario(context, scenario)
-
-
-def after_all(context):
-    hooks.after_all(context)
+from llama_bdd.steplib.core.hooks import after_all, after_scenario, before_all, before_scenario  # noqa: F401
