@@ -5,13 +5,12 @@ without it those scenarios are skipped, saying so. The default model has no FIM 
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from llama_bdd.client import infill as infill_client
-from llama_bdd.harness.models import model_search_dirs, resolve_model_file
 
-from .core import skip_scenario, state_of, step, suite_of
+from .core import state_of, step
+from .core.scenario import serve_model_from_env
 
 INFILL_MODEL_ENV = "LLAMA_BDD_INFILL_MODEL"
 
@@ -22,13 +21,9 @@ def step_fim_model(context: Any) -> None:
 
         Given a fill-in-the-middle model
     """
-    name = os.environ.get(INFILL_MODEL_ENV, "").strip()
-    if not name:
-        skip_scenario(context, f"no fill-in-the-middle model: set {INFILL_MODEL_ENV} to a GGUF with FIM tokens "
-                               f"(a path, or a file in LLAMA_BDD_MODELS_DIR), e.g. Qwen2.5-Coder; the default "
-                               f"model has none")
-        return
-    state_of(context).config.model_file = resolve_model_file(name, model_search_dirs(suite_of(context).model_dirs()))
+    serve_model_from_env(context, INFILL_MODEL_ENV,
+                         f"no fill-in-the-middle model: set {INFILL_MODEL_ENV} to a GGUF with FIM tokens (a path, or "
+                         f"a file in LLAMA_BDD_MODELS_DIR), e.g. Qwen2.5-Coder; the default model has none")
 
 
 @step('the code between "{prefix}" and "{suffix}" is infilled')

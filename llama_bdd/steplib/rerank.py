@@ -7,15 +7,14 @@ that need one are skipped, saying so.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Any
 
 from llama_bdd.client.request import CORS_TEST_ORIGIN
 from llama_bdd.client.rerank import RerankReply, expect_ranked
-from llama_bdd.harness.models import model_search_dirs, resolve_model_file
 
-from .core import expect, expect_equal, expect_status, skip_scenario, state_of, step, suite_of
+from .core import expect, expect_equal, expect_status, state_of, step
+from .core.scenario import serve_model_from_env
 
 RERANK_MODEL_ENV = "LLAMA_BDD_RERANK_MODEL"
 
@@ -40,14 +39,12 @@ def step_reranking_model(context: Any) -> None:
 
         Given a reranking model
     """
-    name = os.environ.get(RERANK_MODEL_ENV, "").strip()
-    if not name:
-        skip_scenario(context, f"no reranking model: set {RERANK_MODEL_ENV} to a reranker GGUF (a path, or a "
-                               f"file in LLAMA_BDD_MODELS_DIR), e.g. bge-reranker-v2-m3; the default model "
-                               f"is a chat model and cannot rerank")
+    if not serve_model_from_env(context, RERANK_MODEL_ENV,
+                                f"no reranking model: set {RERANK_MODEL_ENV} to a reranker GGUF (a path, or a file "
+                                f"in LLAMA_BDD_MODELS_DIR), e.g. bge-reranker-v2-m3; the default model is a chat "
+                                f"model and cannot rerank"):
         return
     state = state_of(context)
-    state.config.model_file = resolve_model_file(name, model_search_dirs(suite_of(context).model_dirs()))
     state.config.options["--rerank"] = None
 
 

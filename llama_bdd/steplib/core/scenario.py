@@ -7,6 +7,7 @@ as thin bridges from the scenario state to the client floor (``llama_bdd.client`
 from __future__ import annotations
 
 import concurrent.futures
+import os
 import time
 from typing import Any, Callable
 
@@ -18,10 +19,11 @@ from llama_bdd.client.cache import NamedPrompt
 from llama_bdd.client.checks import expect
 from llama_bdd.client.model_facts import ModelFacts, read_model_facts
 from llama_bdd.harness import provision
+from llama_bdd.harness.models import model_search_dirs, resolve_model_file
 from llama_bdd.harness.http import DEFAULT_TIMEOUT, Exchange, async_request
 from llama_bdd.harness.timing import timed
 
-from .lifecycle import suite_of
+from .lifecycle import skip_scenario, suite_of
 from .state import CacheState, PendingRequest
 from .step import state_of
 
@@ -190,3 +192,14 @@ def model_facts(context: Any) -> ModelFacts:
                                                   provision.cache_root() / "model-metadata",
                                                   swa_full="--swa-full" in state.config.options)
     return suite.model_facts[key]
+
+
+def serve_model_from_env(context: Any, variable: str, missing: str) -> bool:
+    """Serve the model an environment variable names (a path, or a file in the models directories); when it
+    names none, skip the scenario with ``missing`` as the reason and answer False."""
+    name = os.environ.get(variable, "").strip()
+    if not name:
+        skip_scenario(context, missing)
+        return False
+    state_of(context).config.model_file = resolve_model_file(name, model_search_dirs(suite_of(context).model_dirs()))
+    return True
