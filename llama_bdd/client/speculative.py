@@ -25,11 +25,27 @@ ACCEPTED = "llamacpp:spec_decode_num_accepted_tokens_total"
 DRAFTS = "llamacpp:spec_decode_num_drafts_total"
 ACCEPTED_PER_POSITION = "llamacpp:spec_decode_num_accepted_tokens_per_pos_total"
 DRAFT_TYPE = "draft-simple"
+COUNTERS = (DRAFTED, ACCEPTED, DRAFTS)
+# the first build known to export the speculation counters (b9093 exports none of them)
+COUNTERS_VERIFIED_BUILD = 11434
 
 
-def draft_model_options(draft_model: str) -> dict[str, str]:
-    """The flags of speculative decoding with a draft model."""
+def draft_model_options(draft_model: str, spec_types: tuple[str, ...] | None) -> dict[str, str]:
+    """The flags of speculative decoding with a draft model.
+
+    ``spec_types`` is what the server's ``--help`` offers for ``--spec-type``: a build that names the
+    draft-model type gets ``--spec-type draft-simple``; one that offers only draft-free types (b9093:
+    ``[none|ngram-cache|...]``, "type of speculative decoding to use when no draft model is provided")
+    speculates with ``--model-draft`` alone.
+    """
+    if spec_types is not None and DRAFT_TYPE not in spec_types:
+        return {"--model-draft": draft_model}
     return {"--spec-type": DRAFT_TYPE, "--model-draft": draft_model}
+
+
+def exports_counters(exchange: Exchange) -> bool:
+    """Whether a ``/metrics`` answer names any speculation counter at all."""
+    return any(name in exchange.response_text for name in COUNTERS)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,11 @@ from .errors import HarnessError
 # An option line starts at the left margin with a dash; its spec ends at the first run of 2+ spaces.
 _OPTION_LINE = re.compile(r"^(-[^\s].*?)(?:\s{2,}|$)")
 _FLAG = re.compile(r"^(--?[A-Za-z0-9][\w.-]*)")
+# the value of a flag with a fixed set: "[a|b|c]", "{a,b,c}" or "<a|b>" take one; "a,b,c" takes a comma-separated list
+_ONE_OF = re.compile(r"^[\[{<]([\w.-]+(?:[|,][\w.-]+)+)[\]}>]$")
+_LIST_OF = re.compile(r"^([\w.-]+(?:,[\w.-]+)+)$")
+# bumped when the parse learns more, so parses cached by an older suite are not reused
+_CACHE_FORMAT = 2
 # "version: 0.6.0-dev (build 11434, commit abc)" today; "version: 4000 (abc)" in older builds
 _VERSION = (re.compile(r"version:.*\(build (\d+), commit ([^)]*)\)"), re.compile(r"version:\s*(\d+)\s*\(([^)]*)\)"))
 # what build-info.cmake falls back to without git and without LLAMA_BUILD_NUMBER / LLAMA_BUILD_COMMIT
@@ -50,6 +55,10 @@ class Capabilities:
     canonical: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     build_number: int | None = None
     build_commit: str | None = None
+    # canonical flag -> the values its --help offers, for flags with a fixed set
+    values: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False, compare=False)
+    # canonical flags whose value is a comma-separated list of those values
+    lists: frozenset[str] = frozenset()
 
     def supports(self, flag: str) -> bool:
         return flag.split("=", 1)[0] in self.flags
@@ -58,6 +67,26 @@ class Capabilities:
         """``-c`` -> ``--ctx-size``; a flag unknown to the binary is its own canonical name."""
         name = flag.split("=", 1)[0]
         return self.canonical.get(name, name)
+
+    def choices(self, flag: str) -> tuple[str, ...] | None:
+        """The values ``--help`` offers for ``flag`` (None when it names no fixed set)."""
+        return self.values.get(self.canonical_flag(flag))
+
+    def refuses_value(self, flag: str, value: str) -> str | None:
+        """Why ``flag value`` is not among what this binary's ``--help`` offers (None when it is, or when
+        the help names no fixed set)."""
+        offered = self.choices(flag)
+        if offered is None:
+            return None
+        parts = value.split(",")
+        takes_list = self.canonical_flag(flag) in self.lists
+        shown = f"{flag} {','.join(offered) if takes_list else '[' + '|'.join(offered) + ']'}"
+        if len(parts) > 1 and not takes_list:
+            return f"llama-server {self.version} takes one value for {flag} (its --help: {shown}), not '{value}'"
+        unknown = [part for part in parts if part not in offered]
+        if unknown:
+            return f"llama-server {self.version} offers no {', '.join(unknown)} for {flag} (its --help: {shown})"
+        return None
 
     def missing(self, flags: list[str]) -> list[str]:
         return [flag for flag in flags if not self.supports(flag)]
@@ -79,6 +108,8 @@ class Capabilities:
     @classmethod
     def from_help(cls, help_text: str, version_text: str = "") -> "Capabilities":
         canonical: dict[str, str] = {}
+        values: dict[str, tuple[str, ...]] = {}
+        lists: set[str] = set()
         for line in help_text.splitlines():
             # "-c,    --ctx-size N" pads after the first comma; close that gap before finding the spec's end
             match = _OPTION_LINE.match(re.sub(r",\s+", ", ", line))
@@ -95,23 +126,34 @@ class Capabilities:
             group_name = longs[0] if longs else spellings[0]
             for spelling in spellings:
                 canonical.setdefault(spelling, group_name)
+            argument = match.group(1).rsplit(spellings[-1], 1)[-1].strip()
+            one_of, list_of = _ONE_OF.match(argument), _LIST_OF.match(argument)
+            offered = tuple(re.split(r"[|,]", (one_of or list_of).group(1))) if one_of or list_of else ()
+            # "dev1,dev2,.." and "TOOL1,TOOL2,..." are placeholders, not a fixed set
+            if offered and not {"..", "..."} & set(offered) and group_name not in values:
+                values[group_name] = offered
+                if list_of:
+                    lists.add(group_name)
         build_number = build_commit = None
         version = next(filter(None, (pattern.search(version_text) for pattern in _VERSION)), None)
         if version:
             build_number, build_commit = _known_build(int(version.group(1))), _known_commit(version.group(2))
-        return cls(flags=frozenset(canonical), canonical=canonical,
-                   build_number=build_number, build_commit=build_commit)
+        return cls(flags=frozenset(canonical), canonical=canonical, build_number=build_number,
+                   build_commit=build_commit, values=values, lists=frozenset(lists))
 
     def to_json(self) -> str:
         return json.dumps({"canonical": self.canonical, "build_number": self.build_number,
-                           "build_commit": self.build_commit}, sort_keys=True)
+                           "build_commit": self.build_commit, "values": self.values,
+                           "lists": sorted(self.lists)}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> "Capabilities":
         data = json.loads(text)
         # parses cached before 0 meant unknown may still hold a 0
         return cls(flags=frozenset(data["canonical"]), canonical=data["canonical"],
-                   build_number=_known_build(data["build_number"]), build_commit=_known_commit(data["build_commit"]))
+                   build_number=_known_build(data["build_number"]), build_commit=_known_commit(data["build_commit"]),
+                   values={flag: tuple(offered) for flag, offered in data.get("values", {}).items()},
+                   lists=frozenset(data.get("lists", ())))
 
 
 _MEMORY: dict[str, Capabilities] = {}
@@ -119,7 +161,8 @@ _MEMORY: dict[str, Capabilities] = {}
 
 def _binary_key(binary: Path) -> str:
     info = binary.stat()
-    return hashlib.sha256(f"{binary.resolve()}:{info.st_mtime_ns}:{info.st_size}".encode()).hexdigest()[:24]
+    identity = f"{binary.resolve()}:{info.st_mtime_ns}:{info.st_size}:{_CACHE_FORMAT}"
+    return hashlib.sha256(identity.encode()).hexdigest()[:24]
 
 
 def _run_for_text(binary: Path, flag: str) -> str:

@@ -10,17 +10,31 @@ from typing import Any
 from llama_bdd.client import speculative as spec_client
 from llama_bdd.harness.errors import HarnessError
 
-from .core import expect, lifecycle, state_of, step, suite_of
+from .core import expect, lifecycle, skip_scenario, state_of, step, suite_of
 from .core.scenario import last_completion
 
 
-def _counters(context: Any) -> spec_client.SpeculationCounters:
-    state = state_of(context)
+def _counters(context: Any) -> spec_client.SpeculationCounters | None:
+    """The speculation counters of /metrics; None, with the scenario skipped, when the server exports none
+    of them and is not a build known to export them."""
+    state, capabilities = state_of(context), suite_of(context).capabilities
     exchange = state.client().get("/metrics", headers=state.request.auth_headers())
     state.results.last = exchange
     expect(exchange.status == 200, "/metrics did not answer 200: add 'Given prometheus compatible metrics exposed'",
            exchange)
+    known = capabilities.build_at_least(spec_client.COUNTERS_VERIFIED_BUILD) if capabilities else None
+    if not spec_client.exports_counters(exchange) and not known:
+        version = capabilities.version if capabilities else "an external server of unknown build"
+        skip_scenario(context, f"llama-server {version} exports none of the speculation counters "
+                               f"({', '.join(spec_client.COUNTERS)}); builds from "
+                               f"b{spec_client.COUNTERS_VERIFIED_BUILD} on do")
+        return None
     return spec_client.speculation_counters(exchange)
+
+
+def _spec_type_choices(context: Any) -> tuple[str, ...] | None:
+    capabilities = suite_of(context).capabilities
+    return capabilities.choices("--spec-type") if capabilities else None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -29,20 +43,38 @@ def _counters(context: Any) -> spec_client.SpeculationCounters:
 
 @step("speculative decoding with the default model as its own draft")
 def step_self_draft(context: Any) -> None:
-    """``--spec-type draft-simple --model-draft`` the default model: the model drafts for itself.
+    """``--spec-type draft-simple --model-draft`` the default model: the model drafts for itself (only
+    ``--model-draft`` where the server's ``--help`` offers no draft-simple type).
 
         Given speculative decoding with the default model as its own draft
     """
-    options = spec_client.draft_model_options(str(suite_of(context).default_model))
+    options = spec_client.draft_model_options(str(suite_of(context).default_model), _spec_type_choices(context))
     state_of(context).config.options.update(options)
+
+
+@step("speculative decoding with the draft model {path}")
+def step_draft_model(context: Any, path: str) -> None:
+    """Speculative decoding with this draft model file, as ``... as its own draft`` configures it.
+
+        Given speculative decoding with the draft model /nonexistent/draft.gguf
+    """
+    state_of(context).config.options.update(spec_client.draft_model_options(path, _spec_type_choices(context)))
 
 
 @step("speculative decoding of type {types}")
 def step_spec_type(context: Any, types: str) -> None:
     """``--spec-type``: one type or several, comma-separated (``ngram-simple``, ``ngram-mod``, ...).
 
+    A type the server's ``--help`` does not offer, or several where it takes one, skips the scenario
+    with what the help says.
+
         Given speculative decoding of type ngram-cache
     """
+    capabilities = suite_of(context).capabilities
+    refused = capabilities.refuses_value("--spec-type", types) if capabilities else None
+    if refused:
+        skip_scenario(context, refused)
+        return
     state_of(context).config.options["--spec-type"] = types
 
 
@@ -87,7 +119,9 @@ def step_metrics_count_drafts(context: Any) -> None:
         Then the speculation metrics count the last completion's drafted and accepted tokens
     """
     answer = spec_client.draft_timings(last_completion(context))
-    spec_client.expect_counters_match(_counters(context), [answer])
+    counters = _counters(context)
+    if counters is not None:
+        spec_client.expect_counters_match(counters, [answer])
 
 
 @step("every draft held between {n_min:d} and {n_max:d} tokens", fresh_server=True)
@@ -97,7 +131,9 @@ def step_every_draft_between(context: Any, n_min: int, n_max: int) -> None:
 
         Then every draft held between 1 and 2 tokens
     """
-    spec_client.expect_draft_sizes(_counters(context), n_min, n_max)
+    counters = _counters(context)
+    if counters is not None:
+        spec_client.expect_draft_sizes(counters, n_min, n_max)
 
 
 @step('the server refuses to start, its log saying "{text}"')

@@ -12,22 +12,10 @@ from llama_bdd.harness.http import HttpClient, loopback_session
 from llama_bdd.harness.launch import passed_flags
 from llama_bdd.harness.process import launch_server, plan_launch
 
-from .step import state_of
-from .reports import Skip
+from .step import skip_scenario, state_of, suite_of
 from .suite import Suite
 
 CANCEL_TIMEOUT = 5.0
-
-
-def skip_scenario(context: Any, reason: str) -> None:
-    """Skip the rest of the scenario; the reason goes to the run's closing summary and the JUnit XML."""
-    scenario = context.scenario
-    suite_of(context).skips.append(Skip(scenario.feature.name, scenario.name, reason))
-    scenario.skip(reason)
-
-
-def suite_of(context: Any) -> Suite:
-    return context.suite
 
 
 def start_server(context: Any) -> bool:

@@ -13,9 +13,12 @@ from typing import Any, Callable
 
 from behave import step as behave_step
 
+from llama_bdd.client.routes import ROUTES_VERIFIED_BUILD, AbsentRoute
 from llama_bdd.harness.errors import HarnessError
 
+from .reports import Skip
 from .state import ScenarioState
+from .suite import Suite
 
 LOG_TAIL_LINES = 30
 _REQUEST_MARK = "request:  curl"
@@ -27,6 +30,17 @@ def state_of(context: Any) -> ScenarioState:
         raise AssertionError("No scenario state: steps of this library need its environment hooks "
                              "(features/environment.py must wire llama_bdd.steplib.hooks).")
     return state
+
+
+def suite_of(context: Any) -> Suite:
+    return context.suite
+
+
+def skip_scenario(context: Any, reason: str) -> None:
+    """Skip the rest of the scenario; the reason goes to the run's closing summary and the JUnit XML."""
+    scenario = context.scenario
+    suite_of(context).skips.append(Skip(scenario.feature.name, scenario.name, reason))
+    scenario.skip(reason)
 
 
 def failure_report(context: Any, message: str) -> str:
@@ -47,6 +61,15 @@ def failure_report(context: Any, message: str) -> str:
     return "\n".join(parts)
 
 
+def _skip_or_fail_absent_route(context: Any, error: AbsentRoute) -> None:
+    """A route newer than the oldest build answered 404: skip with the reason unless this build must have it."""
+    capabilities = getattr(getattr(context, "suite", None), "capabilities", None)
+    if capabilities is not None and capabilities.build_at_least(ROUTES_VERIFIED_BUILD):
+        raise AssertionError(failure_report(context, error.on_a_build_that_has_it(capabilities.version))) from None
+    version = capabilities.version if capabilities is not None else "(an external server of unknown build)"
+    skip_scenario(context, error.reason(version))
+
+
 def step(*patterns: str, fresh_server: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a step under one or more patterns; failures carry the failure report.
 
@@ -59,6 +82,9 @@ def step(*patterns: str, fresh_server: bool = False) -> Callable[[Callable[..., 
         def run(context: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 return function(context, *args, **kwargs)
+            except AbsentRoute as error:
+                _skip_or_fail_absent_route(context, error)
+                return None
             except AssertionError as error:
                 raise AssertionError(failure_report(context, str(error))) from None
             except HarnessError as error:
