@@ -2,6 +2,9 @@
 
 from pathlib import Path
 
+import pytest
+
+from llama_bdd.tools.bench import MODES, split_modes
 from llama_bdd.tools.run import merged_summary, partition, split_jobs, split_paths
 
 
@@ -52,3 +55,11 @@ def test_worker_drops_the_ini_page_when_it_hands_over_parts():
     plain = SimpleNamespace(format=["html-pretty", "plain"], outputs=["ini.html"])
     without_page(plain)  # no parts asked for: the user's own formats stay as they are
     assert (plain.format, plain.outputs) == (["html-pretty", "plain"], ["ini.html"])
+
+
+def test_bench_modes_are_taken_from_the_front_of_the_arguments():
+    assert split_modes(["-t", "smoke"]) == (MODES, ["-t", "smoke"])
+    assert split_modes(["--modes", "serial", "-t", "smoke"]) == (("serial",), ["-t", "smoke"])
+    assert split_modes(["--modes", "serial,shards"]) == (("serial", "shards"), [])
+    with pytest.raises(SystemExit, match="unknown mode"):
+        split_modes(["--modes", "fast"])

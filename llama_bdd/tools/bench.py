@@ -1,6 +1,8 @@
 """Benchmark the suite: the whole default run serially, then with 2 workers, then as 3 shards.
 
-    python -m llama_bdd.tools.bench [behave arguments]      (bin/bench)
+    python -m llama_bdd.tools.bench [--modes serial,parallel-2,shards] [behave arguments]      (bin/bench)
+
+``--modes`` picks some of the three (``--modes serial``: the serial wall time alone, a third of the time).
 
 Prints, for each mode: scenarios run and skipped, wall time, server starts, time spent starting and
 stopping servers, time spent in HTTP requests, the harness overhead (the rest), and the ten slowest
@@ -124,29 +126,54 @@ def show(result: dict) -> None:
         print(f"    {record['seconds']:7.2f}s  {record['feature']}: {record['scenario']}")
 
 
+MODES = ("serial", "parallel-2", "shards")
+
+
+def split_modes(args: list[str]) -> tuple[tuple[str, ...], list[str]]:
+    """``--modes serial[,parallel-2][,shards]`` (default: all three) from the front of the arguments; the rest
+    go to behave."""
+    if args[:1] != ["--modes"]:
+        return MODES, args
+    if len(args) < 2:
+        raise SystemExit(f"--modes needs a value: a comma-separated subset of {','.join(MODES)}")
+    modes = tuple(mode for mode in args[1].split(",") if mode)
+    unknown = [mode for mode in modes if mode not in MODES]
+    if unknown or not modes:
+        raise SystemExit(f"unknown mode(s) {','.join(unknown) or '(none)'}: choose from {','.join(MODES)}")
+    return modes, args[2:]
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    modes, args = split_modes(list(sys.argv[1:] if argv is None else argv))
     OUT.mkdir(parents=True, exist_ok=True)
-    results = [run_mode("serial", 1, args)]
-    serial = serial_totals()
-    results.append(run_mode("parallel-2", 2, args))
+    results = []
+    if "serial" in modes:
+        results.append(run_mode("serial", 1, args))
+    serial = serial_totals() if "serial" in modes else None
+    if "parallel-2" in modes:
+        results.append(run_mode("parallel-2", 2, args))
     for result in results:
         show(result)
-    speedup = results[0]["wall_seconds"] / results[1]["wall_seconds"] if results[1]["wall_seconds"] else None
-    print(f"\n2 workers vs 1: {speedup:.2f}x" if speedup else "")
-    shards = run_shards(SHARDS, args)
-    shards["same_totals_as_serial"] = shards["totals"] == serial
-    print(f"\n== {SHARDS} shards, one after the other")
-    print(f"  wall seconds per shard:    {shards['shard_wall_seconds']} (planned {shards['estimated_seconds']})")
-    print(f"  shard balance:             {shards['balance_slowest_over_fastest']} (slowest / fastest)")
-    print(f"  merged scenarios:          {shards['totals']}; serial run: {serial} "
-          f"({'same' if shards['same_totals_as_serial'] else 'DIFFERENT'})")
-    for problem in shards["problems"]:
-        print(f"  merge problem: {problem}")
-    (OUT / "bench.json").write_text(json.dumps({"results": results, "speedup_2_workers": speedup, "shards": shards},
-                                               indent=1))
+    speedup = None
+    if len(results) == 2 and results[1]["wall_seconds"]:
+        speedup = results[0]["wall_seconds"] / results[1]["wall_seconds"]
+        print(f"\n2 workers vs 1: {speedup:.2f}x")
+    shards = None
+    if "shards" in modes:
+        shards = run_shards(SHARDS, args)
+        shards["same_totals_as_serial"] = serial is None or shards["totals"] == serial
+        print(f"\n== {SHARDS} shards, one after the other")
+        print(f"  wall seconds per shard:    {shards['shard_wall_seconds']} (planned {shards['estimated_seconds']})")
+        print(f"  shard balance:             {shards['balance_slowest_over_fastest']} (slowest / fastest)")
+        compared = ("not run" if serial is None else "same" if shards["totals"] == serial else "DIFFERENT")
+        print(f"  merged scenarios:          {shards['totals']}; serial run: {serial} ({compared})")
+        for problem in shards["problems"]:
+            print(f"  merge problem: {problem}")
+    (OUT / "bench.json").write_text(json.dumps({"modes": list(modes), "results": results,
+                                                "speedup_2_workers": speedup, "shards": shards}, indent=1))
     print(f"written: {OUT / 'bench.json'}")
-    return 0 if all(r["exit_code"] == 0 for r in results) and shards["same_totals_as_serial"] else 1
+    shards_ok = shards is None or shards["same_totals_as_serial"]
+    return 0 if all(r["exit_code"] == 0 for r in results) and shards_ok else 1
 
 
 if __name__ == "__main__":

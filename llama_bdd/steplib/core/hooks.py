@@ -85,8 +85,8 @@ def skip_reason(suite: Suite, tags: Any) -> str | None:
         elif tag.startswith(MODEL_PREFIX):
             model = tag[len(MODEL_PREFIX):]
             if model not in suite.model_tags:
-                known = ", ".join(sorted(suite.model_tags)) or "none"
-                return f"@{tag}: written for that model; this run's model satisfies: {known}"
+                known = ", ".join(f"@{MODEL_PREFIX}{name}" for name in sorted(suite.model_tags)) or "no model tag"
+                return f"@{tag}: an expectation on what that model writes; this run's model has {known}"
     return None
 
 
