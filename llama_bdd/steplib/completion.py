@@ -21,7 +21,7 @@ from llama_bdd.client.tokenize import common_prefix_length
 from llama_bdd.harness.http import Exchange
 
 from .core import state_of, step
-from .core.scenario import last_completion, pop_prompt, prompt_tokens
+from .core.scenario import last_completion, model_facts, pop_prompt, prompt_tokens
 from .core.state import CompletionState
 
 
@@ -289,14 +289,25 @@ def step_token_probabilities(context: Any, n_probs: int) -> None:
     expect_token_probabilities(last_completion(context), n_probs)
 
 
+@step("n_probs of {extra:d} more than the model's vocabulary size")
+def step_n_probs_above_vocabulary(context: Any, extra: int) -> None:
+    """``n_probs`` = ``meta.n_vocab`` of ``/v1/models`` + ``extra``: above the vocabulary of whatever model
+    the server runs (SmolLM2: 49152 tokens, Gemma 3: 262144).
+
+        Given n_probs of 1000 more than the model's vocabulary size
+    """
+    n_vocab = model_facts(context).n_vocab
+    expect(isinstance(n_vocab, int) and n_vocab > 0, f"/v1/models names no meta.n_vocab (got {n_vocab!r})")
+    state_of(context).request.fields["n_probs"] = n_vocab + extra
+
+
 @step("each predicted token comes with one probability per vocabulary token")
 def step_token_probabilities_whole_vocabulary(context: Any) -> None:
     """``n_probs`` above the vocabulary size is capped at it: N = ``meta.n_vocab`` of ``/v1/models``.
 
         Then each predicted token comes with one probability per vocabulary token
     """
-    models = expect_status(state_of(context).client().get("/v1/models"), 200)
-    n_vocab = models.body["data"][0]["meta"]["n_vocab"]
+    n_vocab = model_facts(context).n_vocab
     completion = last_completion(context)
     probabilities = native_body(completion).get("completion_probabilities")
     expect(isinstance(probabilities, list) and len(probabilities) > 0, "the answer has no completion_probabilities",
