@@ -30,6 +30,20 @@ Feature: Router mode: several models behind one server
     Then  the router shows model alpha unloaded within 30 seconds
     And   the router lists alpha and beta through /models, each unloaded
 
+  # The README calls every status event of /models/sse "model_status"; b11434 names the first event of a
+  # load "model_status" and the others "status_change". The scenario follows the server: both are status
+  # events. A load reports loading (with its progress), then loaded with the model's info; an unload,
+  # unloaded with the instance's exit code.
+  Scenario: /models/sse reports a model's statuses as it loads and unloads
+    Then  the server is starting
+    When  the router's events are watched
+    And   the router loads model alpha
+    Then  the router shows model alpha loaded within 120 seconds
+    When  the router unloads model alpha
+    Then  the router shows model alpha unloaded within 30 seconds
+    And   the router's events show model alpha going loading, loaded, unloaded
+    And   the router's events report no model but alpha
+
   # /models/load of an unknown model answers the generic 404 of an unknown route ("File Not Found"): the
   # router's own message ("model is not found") is replaced by the HTTP layer's 404 handler. The type holds.
   Scenario: Loading a model twice, unloading one that does not run and loading an unknown one are refused

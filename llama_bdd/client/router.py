@@ -11,6 +11,7 @@ used idle one makes room, a busy one is waited for. ``GET /props`` of the router
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -241,3 +242,96 @@ def expect_routed_chat(exchange: Exchange, model: str, max_tokens: int | None) -
         expect_equal(body["choices"][0].get("finish_reason"), "length", "finish_reason", exchange)
         expect_equal((body.get("usage") or {}).get("completion_tokens"), max_tokens, "usage.completion_tokens",
                      exchange)
+
+
+# ----------------------------------------------------------------------------------------------
+# GET /models/sse: the router's events
+# ----------------------------------------------------------------------------------------------
+
+EVENTS_PATH = "/models/sse"
+# The README names every status event "model_status"; b11434 names the first event of a load
+# "model_status" and the rest "status_change". Both are status events here (the server is the fact).
+STATUS_EVENTS = ("model_status", "status_change")
+EVENT_SCHEMA = {
+    "type": "object",
+    "required": ["model", "event"],
+    "properties": {"model": {"type": "string", "minLength": 1}, "event": {"type": "string", "minLength": 1},
+                   "data": {"type": "object"}},
+}
+LOADING_PROGRESS_SCHEMA = {
+    "type": "object",
+    "required": ["stages", "current", "value"],
+    "properties": {"stages": {"type": "array", "minItems": 1, "items": {"type": "string"}},
+                   "current": {"type": "string"}, "value": {"type": "number", "minimum": 0, "maximum": 1}},
+}
+
+
+def router_events(exchange: Exchange) -> list[dict[str, Any]]:
+    """The JSON payloads of the events read so far, each validated as a router event."""
+    payloads = []
+    for number, event in enumerate(exchange.events or []):
+        try:
+            payload = json.loads(event.data)
+            jsonschema.validate(payload, EVENT_SCHEMA)
+        except (ValueError, jsonschema.ValidationError) as error:
+            raise AssertionError(f"event {number} of {EVENTS_PATH} is no router event ({error}): "
+                                 f"{event.data[:300]}\n{exchange.describe()}") from None
+        payloads.append(payload)
+    return payloads
+
+
+def statuses_in_events(events: list[dict[str, Any]], name: str) -> list[str]:
+    """The statuses the status events report for ``name``, each once per run of equal ones, in order."""
+    seen: list[str] = []
+    for event in events:
+        if event["model"] == name and event["event"] in STATUS_EVENTS:
+            status = event.get("data", {}).get("status")
+            if status is not None and (not seen or seen[-1] != status):
+                seen.append(status)
+    return seen
+
+
+def expect_status_events(exchange: Exchange, name: str, expected: list[str], loaded_info: bool = True) -> None:
+    """The events report ``name`` going through ``expected`` (nothing else, in order); its loading progress
+    stays in [0, 1], follows its stages in their order and never goes back within a stage; a ``loaded`` event
+    carries the model's ``info`` (id = the model's name) and an ``unloaded`` one a clean exit code 0."""
+    events = router_events(exchange)
+    seen = statuses_in_events(events, name)
+    expect(seen == expected, f"{EVENTS_PATH} should report {name} going {' -> '.join(expected)}; it reported "
+                             f"{' -> '.join(seen) or 'no status'}\n{exchange.describe()}")
+    stage_index, value = -1, 0.0
+    for event in events:
+        data = event.get("data", {})
+        if event["model"] != name or event["event"] not in STATUS_EVENTS:
+            continue
+        status = data.get("status")
+        if status == "loading" and "progress" in data:
+            progress = data["progress"]
+            try:
+                jsonschema.validate(progress, LOADING_PROGRESS_SCHEMA)
+            except jsonschema.ValidationError as error:
+                raise AssertionError(f"loading progress of {name}: {error.message}: {progress}\n"
+                                     f"{exchange.describe()}") from None
+            expect(progress["current"] in progress["stages"],
+                   f"loading stage {progress['current']!r} of {name} is not among its stages {progress['stages']}",
+                   exchange)
+            index = progress["stages"].index(progress["current"])
+            expect(index > stage_index or (index == stage_index and progress["value"] >= value),
+                   f"the loading progress of {name} went back: stage {progress['current']} at "
+                   f"{progress['value']} after stage {stage_index} at {value}", exchange)
+            stage_index, value = index, progress["value"]
+        elif status == "loaded":
+            stage_index, value = -1, 0.0
+            if loaded_info:
+                info = data.get("info")
+                expect(isinstance(info, dict) and info.get("id") == name,
+                       f"the loaded event of {name} should carry the model's info with id {name!r}: {data}",
+                       exchange)
+        elif status == "unloaded":
+            expect_equal(data.get("exit_code"), 0, f"exit_code of the unloaded event of {name}", exchange)
+
+
+def other_models_in_events(exchange: Exchange, name: str) -> list[str]:
+    """The models other than ``name`` that status events were reported for."""
+    return sorted({event["model"] for event in router_events(exchange)
+                   if event["model"] != name and event["event"] in STATUS_EVENTS})

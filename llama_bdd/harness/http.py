@@ -17,6 +17,7 @@ import ssl
 import tempfile
 import threading
 import time
+import concurrent.futures
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Coroutine, Mapping
@@ -248,6 +249,62 @@ async def async_request(method: str, url: str, json_body: Any = None, *, headers
         exchange.error = f"{type(error).__name__}: {error}"
     exchange.elapsed = time.monotonic() - started
     return exchange
+
+
+class EventWatch:
+    """An endless event stream (``GET /models/sse``) read on the background loop: its events arrive in
+    ``events`` while the steps go on. Bounded by ``limit`` seconds; ``stop`` ends it sooner and answers the
+    exchange so far (for failure reports)."""
+
+    def __init__(self, loop: BackgroundLoop, url: str, headers: Mapping[str, str] | None = None,
+                 limit: float = DEFAULT_TIMEOUT) -> None:
+        self.events: list[SseEvent] = []
+        self.exchange = Exchange(method="GET", url=url, request_headers=dict(headers or {}), events=self.events)
+        self._text: list[str] = []
+        self.future = loop.submit(self._read(url, dict(headers or {}), limit))
+
+    async def _read(self, url: str, headers: dict[str, str], limit: float) -> None:
+        started = time.monotonic()
+        pending = ""
+        try:
+            timeout = aiohttp.ClientTimeout(total=limit, sock_connect=10)
+            async with aiohttp.ClientSession(timeout=timeout) as session:
+                tls = tls_context() if url.startswith("https:") else None
+                async with session.get(url, headers=headers, ssl=tls) as response:
+                    self.exchange.status = response.status
+                    self.exchange.response_headers = dict(response.headers)
+                    async for chunk in response.content.iter_any():
+                        text = chunk.decode("utf-8", errors="replace")
+                        self._text.append(text)
+                        *blocks, pending = (pending + text.replace("\r\n", "\n")).split("\n\n")
+                        for block in blocks:
+                            self.events.extend(parse_sse(block + "\n\n"))
+        except (aiohttp.ClientError, asyncio.TimeoutError) as error:
+            self.exchange.error = f"{type(error).__name__}: {error}"
+        finally:
+            self.exchange.elapsed = time.monotonic() - started
+            self.exchange.response_text = "".join(self._text)
+
+    def wait_for(self, predicate: Any, timeout: float) -> bool:
+        """Whether ``predicate(events)`` came true within ``timeout`` seconds (False when the stream ended)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate(list(self.events)):
+                return True
+            if self.future.done():
+                return bool(predicate(list(self.events)))
+            time.sleep(0.05)
+        return False
+
+    def stop(self, timeout: float = 5.0) -> Exchange:
+        if not self.future.done():
+            self.future.cancel()
+            try:
+                self.future.result(timeout=timeout)
+            except (concurrent.futures.CancelledError, concurrent.futures.TimeoutError):
+                pass
+        self.exchange.response_text = "".join(self._text)
+        return self.exchange
 
 
 class BackgroundLoop:

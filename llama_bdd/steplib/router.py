@@ -13,13 +13,14 @@ from typing import Any
 from llama_bdd.client import router as router_client
 from llama_bdd.client.openai_api import chat_payload, raw_headers
 from llama_bdd.client.request import RequestDraft
-from llama_bdd.harness.http import Exchange
+from llama_bdd.harness.http import EventWatch, Exchange
 from llama_bdd.harness.launch import passed_flags
 
-from .core import expect, expect_equal, skip_scenario, state_of, step, suite_of
+from .core import expect, expect_equal, expect_status, skip_scenario, state_of, step, suite_of
 from .core.scenario import gather_results, pop_prompt, send_in_background
 
 MODELS_DIR = "router-models"
+EVENT_WAIT = 30.0  # seconds for an event to follow the status /models already shows
 PRESET_FILE = "router-preset.ini"
 
 
@@ -29,6 +30,8 @@ class RouterState:
 
     # (model asked for, max_tokens) of each chat sent in the background, in order
     background: list[tuple[str, int | None]] = field(default_factory=list)
+    # GET /models/sse, read while the scenario goes on
+    events: EventWatch | None = None
 
 
 def _names(text: str) -> list[str]:
@@ -177,6 +180,66 @@ def step_router_shows_within(context: Any, name: str, status: str, seconds: int)
         Then the router shows model beta loaded within 60 seconds
     """
     router_client.watch_status(state_of(context).client(), name, status, float(seconds), _headers(context))
+
+
+# ----------------------------------------------------------------------------------------------
+# GET /models/sse
+# ----------------------------------------------------------------------------------------------
+
+@step("the router's events are watched")
+def step_router_events_watched(context: Any) -> None:
+    """Open ``GET /models/sse`` and read its events in the background while the scenario goes on (bounded;
+    closed at the end of the scenario).
+
+        When the router's events are watched
+    """
+    state = state_of(context)
+    url = state.client().base_url + router_client.EVENTS_PATH
+    watch = EventWatch(suite_of(context).loop, url, _headers(context), limit=router_client.STATUS_TIMEOUT * 3)
+    state.results.watches.append(watch.future)
+    state.part(RouterState).events = watch
+
+
+def _events(context: Any) -> EventWatch:
+    watch = state_of(context).part(RouterState).events
+    expect(watch is not None, "no router events are watched: add 'When the router's events are watched' first")
+    return watch
+
+
+@step("the router's events show model {name:w} going {statuses}")
+def step_router_events_show(context: Any, name: str, statuses: str) -> None:
+    """Wait (bounded) until ``/models/sse`` has reported the last of these statuses for the model; it must have
+    reported exactly these, in order, with a loading progress that never goes back, the model's info on
+    ``loaded`` and exit code 0 on ``unloaded``.
+
+        Then the router's events show model alpha going loading, loaded, unloaded
+    """
+    expected = _names(statuses)
+    watch = _events(context)
+    watch.wait_for(lambda events: _reported(watch, name)[-1:] == expected[-1:], EVENT_WAIT)
+    state_of(context).results.last = watch.exchange
+    expect_status(watch.exchange, 200)
+    router_client.expect_status_events(watch.exchange, name, expected)
+
+
+def _reported(watch: EventWatch, name: str) -> list[str]:
+    try:
+        return router_client.statuses_in_events(router_client.router_events(watch.exchange), name)
+    except AssertionError:
+        return []  # a malformed event: the check after the wait says so
+
+
+@step("the router's events report no model but {name:w}")
+def step_router_events_only(context: Any, name: str) -> None:
+    """No status event of ``/models/sse`` so far was about another model than this one.
+
+        Then the router's events report no model but alpha
+    """
+    watch = _events(context)
+    expect_status(watch.exchange, 200)
+    others = router_client.other_models_in_events(watch.exchange, name)
+    expect(not others, f"{router_client.EVENTS_PATH} reported statuses of {', '.join(others)} too, though only "
+                       f"{name} was loaded\n{watch.exchange.describe()}")
 
 
 @step("the router's /props describe a router of at most {count:d} models with autoload {switch:w}")

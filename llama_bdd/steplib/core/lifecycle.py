@@ -88,6 +88,7 @@ def release_server(context: Any, scenario_failed: bool) -> None:
     """
     state = state_of(context)
     running = [pending.future for pending in state.results.pending if not pending.future.done()]
+    running += [watch for watch in state.results.watches if not watch.done()]
     for future in running:
         future.cancel()
     if running:

@@ -36,6 +36,8 @@ class Results:
 
     completions: list[Completion] = field(default_factory=list)
     pending: list[PendingRequest] = field(default_factory=list)
+    # endless streams read while the scenario goes on (router events): cancelled at its end, never gathered
+    watches: list[Future] = field(default_factory=list)
     # exchanges of background requests, collected when they finish (for failure reports)
     background: list[Exchange] = field(default_factory=list)
     embeddings: list[list[float]] = field(default_factory=list)
