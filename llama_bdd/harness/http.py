@@ -17,7 +17,6 @@ import ssl
 import tempfile
 import threading
 import time
-import concurrent.futures
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Coroutine, Mapping
@@ -261,6 +260,8 @@ class EventWatch:
         self.events: list[SseEvent] = []
         self.exchange = Exchange(method="GET", url=url, request_headers=dict(headers or {}), events=self.events)
         self._text: list[str] = []
+        # set when the reading coroutine has really ended (a cancelled Future says so before it has)
+        self._finished = threading.Event()
         self.future = loop.submit(self._read(url, dict(headers or {}), limit))
 
     async def _read(self, url: str, headers: dict[str, str], limit: float) -> None:
@@ -284,6 +285,7 @@ class EventWatch:
         finally:
             self.exchange.elapsed = time.monotonic() - started
             self.exchange.response_text = "".join(self._text)
+            self._finished.set()
 
     def wait_for(self, predicate: Any, timeout: float) -> bool:
         """Whether ``predicate(events)`` came true within ``timeout`` seconds (False when the stream ended)."""
@@ -297,12 +299,9 @@ class EventWatch:
         return False
 
     def stop(self, timeout: float = 5.0) -> Exchange:
-        if not self.future.done():
-            self.future.cancel()
-            try:
-                self.future.result(timeout=timeout)
-            except (concurrent.futures.CancelledError, concurrent.futures.TimeoutError):
-                pass
+        """Cancel the reading (bounded wait until it has ended) and answer the exchange so far."""
+        self.future.cancel()
+        self._finished.wait(timeout)
         self.exchange.response_text = "".join(self._text)
         return self.exchange
 
