@@ -7,7 +7,7 @@ from typing import Any
 
 from llama_bdd.client.checks import MISSING, field_at, json_value
 
-from .core import expect, expect_equal, state_of, step
+from .core import expect, expect_equal, expect_status, state_of, step
 from .core.scenario import last_exchange
 
 
@@ -52,8 +52,7 @@ def step_response_status(context: Any, status: int) -> None:
 
         Then the response status is 200
     """
-    exchange = last_exchange(context)
-    expect_equal(exchange.status, status, "HTTP status", exchange)
+    expect_status(last_exchange(context), status)
 
 
 @step("the response header {name} is {value}")

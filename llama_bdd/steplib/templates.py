@@ -7,13 +7,13 @@ The knowledge is in ``llama_bdd.client.templates`` and ``llama_bdd.client.reason
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from llama_bdd.client import reasoning as reasoning_client
 from llama_bdd.client import templates as templates_client
 from llama_bdd.client.completion import sent_payload
-from llama_bdd.client.openai_api import chat_messages, usage_of
+from llama_bdd.client.openai_api import chat_messages, chat_payload, raw_headers, usage_of
 from llama_bdd.harness.http import Exchange
 
 from .core import expect, expect_equal, expect_status, state_of, step
@@ -26,6 +26,8 @@ class TemplateState:
 
     # the prompt /apply-template rendered, the messages it was given, and its exchange
     rendered: tuple[str, list[dict[str, Any]], Exchange] | None = None
+    # streamed chats read with (or without) a control request, in order
+    streams: list[reasoning_client.ControlledStream] = field(default_factory=list)
 
 
 def rendered(context: Any) -> tuple[str, list[dict[str, Any]], Exchange]:
@@ -195,3 +197,84 @@ def step_input_tokens(context: Any, path: str) -> None:
     expect_equal(exchange.body.get("object"), "response.input_tokens", "object", exchange)
     expect_equal(exchange.body.get("input_tokens"), usage_of(result).get("prompt_tokens"),
                  "input_tokens (the chat's usage.prompt_tokens)", exchange)
+
+
+# ----------------------------------------------------------------------------------------------
+# /v1/chat/completions/control: ending the reasoning of a running chat
+# ----------------------------------------------------------------------------------------------
+
+def _controlled_stream(context: Any, after: int | None) -> None:
+    state = state_of(context)
+    prompts = state.request.prompts
+    expect(bool(prompts), "no user prompt queued: add 'Given a user prompt ...' first")
+    payload = chat_payload(state.request, prompts[-1])  # left queued: each stream asks the same
+    controlled = reasoning_client.stream_with_control(state.client().base_url, payload, raw_headers(state.request),
+                                                      state.client(), after)
+    state.part(TemplateState).streams.append(controlled)
+    state.results.last = controlled.control or controlled.exchange
+
+
+def _streams(context: Any, count: int) -> list[reasoning_client.ControlledStream]:
+    streams = state_of(context).part(TemplateState).streams
+    expect(len(streams) >= count, f"this needs {count} streamed chats; the scenario sent {len(streams)}")
+    return streams[-count:]
+
+
+@step("a streamed chat is sent, reasoning_end requested after {count:d} reasoning fragments")
+def step_stream_with_reasoning_end(context: Any, count: int) -> None:
+    """Stream a chat of the last user prompt (left queued); once this many ``reasoning_content`` fragments
+    have arrived, ``POST /v1/chat/completions/control`` ``{"id": <the chat's id>, "action": "reasoning_end"}``
+    while the stream goes on; read it to the end.
+
+        When a streamed chat is sent, reasoning_end requested after 2 reasoning fragments
+    """
+    _controlled_stream(context, count)
+
+
+@step("a streamed chat is sent with no control request")
+def step_stream_without_control(context: Any) -> None:
+    """Stream a chat of the last user prompt (left queued) and read it to the end, controlling nothing.
+
+        When a streamed chat is sent with no control request
+    """
+    _controlled_stream(context, None)
+
+
+@step("the control answered success {success:w}")
+def step_control_answered(context: Any, success: str) -> None:
+    """The control request of the last streamed chat answered 200 ``{"success": true|false}``.
+
+        Then the control answered success true
+    """
+    reasoning_client.expect_control_answer(_streams(context, 1)[0].control, success == "true")
+
+
+@step('the control answered success false saying "{message}"')
+def step_control_refused(context: Any, message: str) -> None:
+    """The control request answered 200 ``{"success": false, "message": ...}`` with this text in the message.
+
+        Then the control answered success false saying "reasoning control not enabled"
+    """
+    reasoning_client.expect_control_answer(_streams(context, 1)[0].control, False, message)
+
+
+@step("the reasoning ended early and the answer went on as content")
+def step_reasoning_ended_early(context: Any) -> None:
+    """Of the last 2 streamed chats (the first without control, the last with ``reasoning_end``): the last
+    one's reasoning is a shorter start of the first one's, no reasoning comes after its content began, and
+    its content is not empty.
+
+        Then the reasoning ended early and the answer went on as content
+    """
+    whole, controlled = _streams(context, 2)
+    reasoning_client.expect_reasoning_cut_short(controlled, whole)
+
+
+@step("the last 2 streamed chats have the same reasoning and content")
+def step_streams_same_parts(context: Any) -> None:
+    """The control changed nothing: both streamed chats have the same reasoning and the same content.
+
+        Then the last 2 streamed chats have the same reasoning and content
+    """
+    first, second = _streams(context, 2)
+    expect_equal(second.parts, first.parts, "reasoning and content of the last streamed chat", second.exchange)
