@@ -89,8 +89,12 @@ def exchange_from_openai(url: str, payload: dict[str, Any], api_key: str | None,
     when its HTTP response is at hand, else rebuilt from ``url`` and ``payload``."""
     request = getattr(response, "request", None)
     if request is not None:
+        try:
+            body = request.content or None
+        except RuntimeError:  # httpx's RequestNotRead: a streamed (multipart) body the client never buffered
+            body = json.dumps(payload).encode()
         exchange = Exchange(method=request.method, url=str(request.url), request_headers=dict(request.headers),
-                            request_body=request.content or None)
+                            request_body=body)
     else:
         headers = {"Content-Type": "application/json", "Authorization": f"Bearer {api_key or NO_KEY}"}
         exchange = Exchange(method="POST", url=url, request_headers=headers,

@@ -80,7 +80,7 @@ class Exchange:
         for name, value in redact_headers(self.request_headers).items():
             parts += ["-H", f"{name}: {value}"]
         if self.request_body is not None:
-            parts += ["--data-raw", self.request_body.decode("utf-8", errors="replace")]
+            parts += ["--data-raw", _printable(self.request_body)]
         return shlex.join(parts)
 
     def describe(self, limit: int = 2000) -> str:
@@ -94,6 +94,17 @@ class Exchange:
             lines.append(f"  {name}: {value}")
         lines.append(f"  body: {_truncate(self.response_text, limit)}")
         return "\n".join(lines)
+
+
+def _printable(body: bytes) -> str:
+    """A request body as text for a report; binary bodies (a multipart WAV upload) only by their size."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is None or "\x00" in text:
+        return f"<{len(body)} bytes of binary data>"
+    return text
 
 
 def _truncate(text: str, limit: int) -> str:

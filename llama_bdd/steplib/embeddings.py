@@ -30,7 +30,6 @@ class EmbeddingsState:
     """What the embeddings steps remember between steps of a scenario."""
 
     reply: EmbeddingReply | None = None  # the last answer kept for the checks on the response itself
-    openai_error: openai.OpenAIError | None = None  # what the openai client raised on the last sent request
     # the model's embedding size (None when unknown) and where it came from, asked once per scenario
     model_embedding_size: tuple[int | None, str] | None = None
 
@@ -255,7 +254,7 @@ def step_text_sent_for_embedding(context: Any, text: str, route: str) -> None:
         Then the response status is 400
     """
     exchange, outcome = send(context, EmbeddingRoute.parse(route), text)
-    state_of(context).part(EmbeddingsState).openai_error = (outcome if isinstance(outcome, openai.OpenAIError)
+    state_of(context).results.openai_error = (outcome if isinstance(outcome, openai.OpenAIError)
                                                             else None)
 
 
@@ -399,12 +398,13 @@ def step_response_names_model(context: Any, model: str) -> None:
 
 @step("the openai client raised {error_class:w}")
 def step_openai_client_raised(context: Any, error_class: str) -> None:
-    """The last openai-client request failed with this exception class (``BadRequestError``, ...).
+    """The last openai-client request failed with this exception class (``BadRequestError``, ...; a 501 is an
+    ``InternalServerError``, the openai client's class for every 5xx).
 
         Then the openai client raised BadRequestError
     """
     state = state_of(context)
-    error = state.part(EmbeddingsState).openai_error
+    error = state.results.openai_error
     exchange = state.results.last
     expect(error is not None, f"the openai client raised nothing, expected {error_class}", exchange)
     expect_equal(type(error).__name__, error_class, "exception raised by the openai client", exchange)

@@ -44,6 +44,8 @@ class Results:
     tokens: list[int] = field(default_factory=list)
     tokenized_text: str | None = None
     last: Exchange | None = None
+    # what the openai client raised on the last request a step sent with it (embeddings, audio), if anything
+    openai_error: Exception | None = None
 
 
 @dataclass
