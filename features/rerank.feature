@@ -4,6 +4,7 @@ Feature: Reranking
   one result per document, best first, top_n at most. Reranking needs a model trained for it: name one
   with LLAMA_BDD_RERANK_MODEL, otherwise those scenarios are skipped, saying so.
 
+  # /reranking and /v1/reranking are aliases of /rerank and /v1/rerank (the same handler in server.cpp).
   Scenario Outline: Without --rerank, <path> answers 501
     Given a server listening on localhost:8080
     And   a model file default
@@ -11,13 +12,14 @@ Feature: Reranking
     And   256 KV cache size
     Then  the server is starting
     When  a POST request to <path> with JSON {"query": "What is a panda?", "documents": ["hi", "a bear"]}
-    Then  the response status is 501
-    And   the response field error.type is not_supported_error
+    Then  the request is rejected with 501 not_supported_error saying "--reranking"
 
     Examples:
-      | path       |
-      | /rerank    |
-      | /v1/rerank |
+      | path           |
+      | /rerank        |
+      | /v1/rerank     |
+      | /reranking     |
+      | /v1/reranking  |
 
   @requires.rerank
   Scenario Outline: Documents are ranked by relevance through <path>
@@ -36,9 +38,11 @@ Feature: Reranking
     And   the rerank usage counts the prompt tokens
 
     Examples:
-      | path       |
-      | /rerank    |
-      | /v1/rerank |
+      | path          |
+      | /rerank       |
+      | /v1/rerank    |
+      | /reranking    |
+      | /v1/reranking |
 
   @requires.rerank
   Scenario: top_n keeps only the best documents

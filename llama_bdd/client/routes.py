@@ -25,6 +25,31 @@ ROUTES_NEWER_THAN_OLDEST: frozenset[tuple[str, str]] = frozenset({
 })
 
 
+# Every route b11434 registers (``ctx_http.get/post/del`` in tools/server/server.cpp); tests/test_route_coverage.py
+# fails when one is used by no feature and no client module, unless it is listed in NOT_COVERED with the reason.
+ROUTES_OF_VERIFIED_BUILD: tuple[tuple[str, str], ...] = (
+    ("DELETE", "/models"), ("DELETE", "/v1/stream"), ("GET", "/cors-proxy"), ("GET", "/health"),
+    ("GET", "/lora-adapters"), ("GET", "/metrics"), ("GET", "/models"), ("GET", "/models/sse"), ("GET", "/props"),
+    ("GET", "/slots"), ("GET", "/tools"), ("GET", "/v1/health"), ("GET", "/v1/models"), ("GET", "/v1/stream"),
+    ("POST", "/apply-template"), ("POST", "/audio/transcriptions"), ("POST", "/chat/completions"),
+    ("POST", "/chat/completions/input_tokens"), ("POST", "/completion"), ("POST", "/completions"),
+    ("POST", "/cors-proxy"), ("POST", "/detokenize"), ("POST", "/embedding"), ("POST", "/embeddings"),
+    ("POST", "/infill"), ("POST", "/lora-adapters"), ("POST", "/models"), ("POST", "/models/load"),
+    ("POST", "/models/unload"), ("POST", "/props"), ("POST", "/rerank"), ("POST", "/reranking"),
+    ("POST", "/responses"), ("POST", "/responses/input_tokens"), ("POST", "/slots/:id_slot"), ("POST", "/tokenize"),
+    ("POST", "/tools"), ("POST", "/v1/audio/transcriptions"), ("POST", "/v1/chat/completions"),
+    ("POST", "/v1/chat/completions/control"), ("POST", "/v1/chat/completions/input_tokens"),
+    ("POST", "/v1/completions"), ("POST", "/v1/embeddings"), ("POST", "/v1/messages"),
+    ("POST", "/v1/messages/count_tokens"), ("POST", "/v1/rerank"), ("POST", "/v1/reranking"),
+    ("POST", "/v1/responses"), ("POST", "/v1/responses/input_tokens"), ("POST", "/v1/streams/lookup"),
+    ("POST", "/v1/systemone"),
+)
+NOT_COVERED: dict[tuple[str, str], str] = {
+    ("POST", "/models"): "downloads a model from a model hub into the router's cache: no machine here reaches one",
+    ("DELETE", "/models"): "deletes a model the router downloaded: needs POST /models first",
+}
+
+
 class AbsentRoute(AssertionError):
     """A route of ``ROUTES_NEWER_THAN_OLDEST`` answered 404: the server may predate it.
 
