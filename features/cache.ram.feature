@@ -16,6 +16,7 @@ Feature: RAM prompt cache
 
   Scenario: A prompt evicted from its slot comes back from the RAM cache
     Given the server option --cache-ram set to 64
+    And   a sliding-window model keeps its whole context
     Then  the server is starting
     Given the model uses no sliding-window attention
     When  prompt A is evaluated

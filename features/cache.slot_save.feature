@@ -22,6 +22,7 @@ Feature: Slot save, restore and erase
 
   Scenario: A restored slot serves its prompt from the cache
     Given a slot save directory
+    And   a sliding-window model keeps its whole context
     Then  the server is starting
     Given the model uses no sliding-window attention
     When  prompt A is evaluated
@@ -44,6 +45,7 @@ Feature: Slot save, restore and erase
 
   Scenario: A slot saved by one server process is restored by the next
     Given a slot save directory
+    And   a sliding-window model keeps its whole context
     Then  the server is starting
     Given the model uses no sliding-window attention
     When  prompt A is evaluated

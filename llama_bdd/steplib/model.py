@@ -6,10 +6,16 @@ it does not hold, the scenario is skipped with the reason, naming the property a
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from .core import skip_scenario, step
+from llama_bdd.harness import provision
+from llama_bdd.harness.gguf_meta import read_model_metadata
+
+from .core import skip_scenario, state_of, step, suite_of
 from .core.scenario import model_facts
+
+SWA_FULL = "--swa-full"
 
 
 @step("the model adds no BOS token")
@@ -56,3 +62,18 @@ def step_model_uses_no_sliding_window(context: Any) -> None:
         skip_scenario(context, f"premise not met: {facts.describe()} uses sliding-window attention over "
                                f"{facts.sliding_window} tokens, so a restored prompt is re-processed beyond its "
                                f"last token (by design of the server's SWA cache)")
+
+
+@step("a sliding-window model keeps its whole context")
+def step_sliding_window_kept_whole(context: Any) -> None:
+    """Before the server starts: ``--swa-full`` when the model file uses sliding-window attention (read from
+    its GGUF metadata), so the server keeps every token's KV state and reuses a prompt as for any model;
+    nothing for a model without a window. ``the model uses no sliding-window attention`` then holds.
+
+        Given a sliding-window model keeps its whole context
+    """
+    config = state_of(context).config
+    model = Path(config.model_file or suite_of(context).default_model)
+    metadata = read_model_metadata(model, provision.cache_root() / "model-metadata") if model.is_file() else None
+    if metadata is not None and metadata.sliding_window:
+        config.options[SWA_FULL] = None
