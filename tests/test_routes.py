@@ -9,8 +9,11 @@ from llama_bdd.harness.http import Exchange
 from llama_bdd.steplib.core.step import _skip_or_fail_absent_route
 
 
-def exchange(method, url, status):
-    return Exchange(method=method, url=url, status=status, response_text="File Not Found")
+UNKNOWN_ROUTE = '{"error":{"message":"File Not Found","type":"not_found_error","code":404}}'
+
+
+def exchange(method, url, status, text=UNKNOWN_ROUTE):
+    return Exchange(method=method, url=url, status=status, response_text=text)
 
 
 def test_a_newer_route_answering_404_is_an_absent_route():
@@ -32,6 +35,15 @@ def test_every_other_failure_is_a_plain_one(method, path, status):
     with pytest.raises(AssertionError) as raised:
         expect_status(exchange(method, f"http://127.0.0.1:1{path}", status), 200)
     assert not isinstance(raised.value, AbsentRoute)
+
+
+def test_a_handlers_own_404_on_a_newer_route_is_a_plain_failure():
+    handler_404 = '{"error":{"message":"conversation not found","type":"not_found_error","code":404}}'
+    with pytest.raises(AssertionError) as raised:
+        expect_status(exchange("POST", "http://127.0.0.1:1/v1/streams/lookup", 404, handler_404), 200)
+    assert not isinstance(raised.value, AbsentRoute)
+    with pytest.raises(AbsentRoute):  # the plain-text spelling of the unknown-route answer
+        expect_status(exchange("GET", "http://127.0.0.1:1/models/sse", 404, "File Not Found"), 200)
 
 
 def test_a_404_that_was_asked_for_passes():

@@ -23,3 +23,15 @@ def test_exchange_curl_masks_keys():
     assert "s3cret" not in curl and "k2" not in curl and "Bearer ***" in curl
     assert curl.startswith("curl -sS -X POST http://127.0.0.1:1/completion") and "--data-raw" in curl
     assert redact_headers({"authorization": ""}) == {"authorization": ""}
+
+
+def test_the_reader_completes_events_across_reads_and_keeps_split_characters_whole():
+    from llama_bdd.harness.sse import SseReader
+
+    reader = SseReader()
+    whole = 'data: {"t": "caf\u00e9"}\r\n\r\ndata: [DONE]\n\n'.encode()
+    split = whole.index("\u00e9".encode()) + 1  # inside the two bytes of the e-acute
+    assert reader.feed(whole[:split]) == []
+    events = reader.feed(whole[split:])
+    assert [event.data for event in events] == ['{"t": "caf\u00e9"}', "[DONE]"]
+    assert reader.text == whole.decode()

@@ -23,7 +23,7 @@ def expect_status(exchange: Exchange, *expected: int) -> Exchange:
         wanted = " or ".join(str(code) for code in expected)
         message = (f"expected HTTP {wanted} from {exchange.method} {exchange.url}, "
                    f"got {exchange.status or 'no response'}\n{exchange.describe()}")
-        if exchange.status == 404 and newer_route(exchange.method, exchange.url):
+        if exchange.status == 404 and newer_route(exchange.method, exchange.url, exchange.response_text):
             raise absent_route(exchange.method, exchange.url, message)
         raise AssertionError(message)
     return exchange

@@ -89,10 +89,11 @@ def exchange_from_openai(url: str, payload: dict[str, Any], api_key: str | None,
     when its HTTP response is at hand, else rebuilt from ``url`` and ``payload``."""
     request = getattr(response, "request", None)
     if request is not None:
-        try:
+        if request.headers.get("content-type", "").startswith("multipart/"):
+            # streamed by the client and never buffered (reading it raises): described, not shown
+            body = f"<multipart/form-data: {json.dumps(payload)}>".encode()
+        else:
             body = request.content or None
-        except RuntimeError:  # httpx's RequestNotRead: a streamed (multipart) body the client never buffered
-            body = json.dumps(payload).encode()
         exchange = Exchange(method=request.method, url=str(request.url), request_headers=dict(request.headers),
                             request_body=body)
     else:

@@ -23,7 +23,7 @@ import jsonschema
 import requests
 
 from llama_bdd.harness.http import Exchange, HttpClient, loopback_session
-from llama_bdd.harness.sse import parse_sse
+from llama_bdd.harness.sse import SseReader
 
 from .answers import OaiCompletion
 from .checks import expect, expect_equal, expect_status
@@ -42,8 +42,13 @@ def parts_of(result: OaiCompletion) -> AnswerParts:
     if result.chunks is None:
         message = (result.raw or {}).get("choices", [{}])[0].get("message") or {}
         return AnswerParts(message.get("reasoning_content"), message.get("content") or "")
+    return parts_of_chunks(result.chunks)
+
+
+def parts_of_chunks(chunks: list[dict[str, Any]]) -> AnswerParts:
+    """The reasoning and the content of a chat stream's chunks, fragments joined."""
     reasoning, content = None, ""
-    for chunk in result.chunks:
+    for chunk in chunks:
         for choice in chunk.get("choices") or []:
             delta = choice.get("delta") or {}
             if delta.get("reasoning_content") is not None:
@@ -102,18 +107,10 @@ class ControlledStream:
     exchange: Exchange
     chunks: list[dict[str, Any]]
     control: Exchange | None
-    sent_after: int  # reasoning deltas received when the control was sent
 
     @property
     def parts(self) -> AnswerParts:
-        reasoning, content = None, ""
-        for chunk in self.chunks:
-            for choice in chunk.get("choices") or []:
-                delta = choice.get("delta") or {}
-                if delta.get("reasoning_content") is not None:
-                    reasoning = (reasoning or "") + delta["reasoning_content"]
-                content += delta.get("content") or ""
-        return AnswerParts(reasoning, content)
+        return parts_of_chunks(self.chunks)
 
 
 def stream_with_control(base_url: str, payload: dict[str, Any], headers: dict[str, str], control_http: HttpClient,
@@ -125,18 +122,15 @@ def stream_with_control(base_url: str, payload: dict[str, Any], headers: dict[st
     body = {**payload, "stream": True}
     sent = {**headers, "Content-Type": "application/json"}
     exchange = Exchange(method="POST", url=url, request_headers=sent, request_body=json.dumps(body).encode())
-    started, received, pending = time.monotonic(), [], ""
+    started, reader = time.monotonic(), SseReader()
     chunks: list[dict[str, Any]] = []
-    control, reasoning_deltas, sent_after = None, 0, 0
+    control, reasoning_deltas = None, 0
     with loopback_session() as session:
         try:
             with session.post(url, data=exchange.request_body, headers=sent, stream=True, timeout=timeout) as answer:
                 exchange.status, exchange.response_headers = answer.status_code, dict(answer.headers)
                 for raw in answer.iter_content(chunk_size=None):
-                    text = raw.decode("utf-8", errors="replace")
-                    received.append(text)
-                    *blocks, pending = (pending + text).split("\n\n")
-                    for event in parse_sse("\n\n".join(blocks) + "\n\n") if blocks else []:
+                    for event in reader.feed(raw):
                         if event.data == "[DONE]":
                             continue
                         chunk = json.loads(event.data)
@@ -145,7 +139,6 @@ def stream_with_control(base_url: str, payload: dict[str, Any], headers: dict[st
                                                 if (choice.get("delta") or {}).get("reasoning_content"))
                         if (control is None and after_reasoning_deltas is not None
                                 and reasoning_deltas >= after_reasoning_deltas and chunk.get("id")):
-                            sent_after = reasoning_deltas
                             control = control_http.post(CONTROL_PATH, {"id": chunk["id"], "action": action},
                                                         headers=headers)
                     if time.monotonic() - started > timeout:
@@ -153,9 +146,10 @@ def stream_with_control(base_url: str, payload: dict[str, Any], headers: dict[st
         except requests.RequestException as error:
             exchange.error = f"{type(error).__name__}: {error}"
     exchange.elapsed = time.monotonic() - started
-    exchange.response_text = "".join(received)
+    exchange.response_text = reader.text
     expect_status(exchange, 200)
-    return ControlledStream(exchange, chunks, control, sent_after)
+    expect(exchange.error is None, f"the stream broke off: {exchange.error}", exchange)
+    return ControlledStream(exchange, chunks, control)
 
 
 def expect_control_answer(exchange: Exchange | None, success: bool, message: str | None = None) -> None:

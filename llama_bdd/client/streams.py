@@ -66,6 +66,7 @@ def stream_chat(base_url: str, conversation_id: str, payload: dict[str, Any], dr
     exchange.elapsed = time.monotonic() - started
     exchange.response_text = received.decode("utf-8", errors="replace")
     expect_status(exchange, 200)
+    expect(exchange.error is None, f"the stream broke off: {exchange.error}", exchange)
     return StreamedChat(conversation_id, exchange.response_text, drop_after_first_event, exchange)
 
 

@@ -24,7 +24,7 @@ from typing import Any, Coroutine, Mapping
 import aiohttp
 import requests
 
-from .sse import SseEvent, parse_sse
+from .sse import SseEvent, SseReader, parse_sse
 from .timing import timed
 
 DEFAULT_TIMEOUT = 120.0
@@ -263,21 +263,22 @@ async def async_request(method: str, url: str, json_body: Any = None, *, headers
 
 class EventWatch:
     """An endless event stream (``GET /models/sse``) read on the background loop: its events arrive in
-    ``events`` while the steps go on. Bounded by ``limit`` seconds; ``stop`` ends it sooner and answers the
-    exchange so far (for failure reports)."""
+    ``events`` (and its text in ``exchange.response_text``) while the steps go on. Bounded by ``limit``
+    seconds; ``stop`` ends it sooner and answers the exchange so far (for failure reports)."""
 
     def __init__(self, loop: BackgroundLoop, url: str, headers: Mapping[str, str] | None = None,
                  limit: float = DEFAULT_TIMEOUT) -> None:
         self.events: list[SseEvent] = []
         self.exchange = Exchange(method="GET", url=url, request_headers=dict(headers or {}), events=self.events)
-        self._text: list[str] = []
+        # set once the response headers are in (or the request failed): events sent from then on are seen
+        self._answered = threading.Event()
         # set when the reading coroutine has really ended (a cancelled Future says so before it has)
         self._finished = threading.Event()
         self.future = loop.submit(self._read(url, dict(headers or {}), limit))
 
     async def _read(self, url: str, headers: dict[str, str], limit: float) -> None:
         started = time.monotonic()
-        pending = ""
+        reader = SseReader()
         try:
             timeout = aiohttp.ClientTimeout(total=limit, sock_connect=10)
             async with aiohttp.ClientSession(timeout=timeout) as session:
@@ -285,35 +286,39 @@ class EventWatch:
                 async with session.get(url, headers=headers, ssl=tls) as response:
                     self.exchange.status = response.status
                     self.exchange.response_headers = dict(response.headers)
+                    self._answered.set()
                     async for chunk in response.content.iter_any():
-                        text = chunk.decode("utf-8", errors="replace")
-                        self._text.append(text)
-                        *blocks, pending = (pending + text.replace("\r\n", "\n")).split("\n\n")
-                        for block in blocks:
-                            self.events.extend(parse_sse(block + "\n\n"))
+                        self.events.extend(reader.feed(chunk))
+                        self.exchange.response_text = reader.text
+                        self.exchange.elapsed = time.monotonic() - started
         except (aiohttp.ClientError, asyncio.TimeoutError) as error:
             self.exchange.error = f"{type(error).__name__}: {error}"
         finally:
             self.exchange.elapsed = time.monotonic() - started
-            self.exchange.response_text = "".join(self._text)
+            self._answered.set()
             self._finished.set()
 
+    def wait_answered(self, timeout: float) -> bool:
+        """Whether the server answered the request (headers in, or a failure) within ``timeout`` seconds."""
+        return self._answered.wait(timeout)
+
     def wait_for(self, predicate: Any, timeout: float) -> bool:
-        """Whether ``predicate(events)`` came true within ``timeout`` seconds (False when the stream ended)."""
+        """Whether ``predicate(events)`` held within ``timeout`` seconds; once the stream has ended, whether it
+        holds for the events it brought."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if predicate(list(self.events)):
                 return True
-            if self.future.done():
+            if self._finished.is_set():
                 return bool(predicate(list(self.events)))
             time.sleep(0.05)
         return False
 
     def stop(self, timeout: float = 5.0) -> Exchange:
-        """Cancel the reading (bounded wait until it has ended) and answer the exchange so far."""
+        """Cancel the reading and wait (up to ``timeout``) until it has ended; the exchange so far."""
         self.future.cancel()
-        self._finished.wait(timeout)
-        self.exchange.response_text = "".join(self._text)
+        if not self._finished.wait(timeout) and self.exchange.error is None:
+            self.exchange.error = f"the event stream was still open {timeout:.0f}s after it was cancelled"
         return self.exchange
 
 

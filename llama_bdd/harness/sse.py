@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass, field
 
 
@@ -43,3 +44,22 @@ def parse_sse(text: str) -> list[SseEvent]:
             fields[name] = value
     flush()
     return events
+
+
+class SseReader:
+    """An event stream read as it arrives: ``feed`` each network chunk, get the events it completed.
+
+    Bytes are decoded incrementally (a UTF-8 character split between two reads stays whole) and ``\\r\\n``
+    line ends are read as ``\\n``; ``text`` is everything received so far.
+    """
+
+    def __init__(self) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._pending = ""
+        self.text = ""
+
+    def feed(self, chunk: bytes) -> list[SseEvent]:
+        decoded = self._decoder.decode(chunk)
+        self.text += decoded
+        *blocks, self._pending = (self._pending + decoded).replace("\r\n", "\n").split("\n\n")
+        return parse_sse("\n\n".join(blocks) + "\n\n") if blocks else []

@@ -18,6 +18,7 @@ def step_request_with_json(context: Any, method: str, path: str, body: str) -> N
         When a POST request to /tokenize with JSON {"content": "hello"}
     """
     state = state_of(context)
+    state.results.openai_error = None
     state.results.last = state.client().request(method.upper(), path, raw_body=body,
                                                 headers=state.request.auth_headers())
 
@@ -32,6 +33,7 @@ def step_request_with_text(context: Any, method: str, path: str) -> None:
           \"\"\"
     """
     state = state_of(context)
+    state.results.openai_error = None
     state.results.last = state.client().request(method.upper(), path, raw_body=context.text,
                                                 headers=state.request.auth_headers())
 
@@ -43,6 +45,7 @@ def step_request(context: Any, method: str, path: str) -> None:
         When a GET request to /health
     """
     state = state_of(context)
+    state.results.openai_error = None
     state.results.last = state.client().request(method.upper(), path, headers=state.request.auth_headers())
 
 
@@ -86,3 +89,17 @@ def step_response_field(context: Any, path: str, value: str) -> None:
     actual = field_at(exchange.body, path)
     expect(actual is not MISSING, f"the response has no field '{path}'", exchange)
     expect_equal(actual, json_value(value), f"response field {path}", exchange)
+
+
+@step("the openai client raised {error_class:w}")
+def step_openai_client_raised(context: Any, error_class: str) -> None:
+    """The last openai-client request failed with this exception class (``BadRequestError``, ...; a 501 is an
+    ``InternalServerError``, the openai client's class for every 5xx).
+
+        Then the openai client raised BadRequestError
+    """
+    state = state_of(context)
+    error = state.results.openai_error
+    exchange = state.results.last
+    expect(error is not None, f"the openai client raised nothing, expected {error_class}", exchange)
+    expect_equal(type(error).__name__, error_class, "exception raised by the openai client", exchange)

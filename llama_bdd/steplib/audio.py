@@ -1,6 +1,7 @@
 """Audio transcription requests; what they send and answer is in ``llama_bdd.client.audio``.
 
-Refusals are checked with the ``bad_input`` steps (``the request is rejected with 501 not_supported_error``).
+Refusals are checked with the ``bad_input`` steps (``the request is rejected with 501 not_supported_error``),
+the openai client's error with ``the openai client raised ...`` (``api``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ def step_transcribe_raw(context: Any, path: str) -> None:
         When one second of silence is sent for transcription to /audio/transcriptions with raw HTTP
     """
     state = state_of(context)
+    state.results.openai_error = None
     state.results.last = audio_client.transcribe_raw(state.client(), path, audio_client.silence_wav(),
                                                      openai_model(context), raw_headers(state.request))
 

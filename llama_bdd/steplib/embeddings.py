@@ -396,20 +396,6 @@ def step_response_names_model(context: Any, model: str) -> None:
     expect_equal(reply.model, model, "model of the embeddings answer", reply.exchange)
 
 
-@step("the openai client raised {error_class:w}")
-def step_openai_client_raised(context: Any, error_class: str) -> None:
-    """The last openai-client request failed with this exception class (``BadRequestError``, ...; a 501 is an
-    ``InternalServerError``, the openai client's class for every 5xx).
-
-        Then the openai client raised BadRequestError
-    """
-    state = state_of(context)
-    error = state.results.openai_error
-    exchange = state.results.last
-    expect(error is not None, f"the openai client raised nothing, expected {error_class}", exchange)
-    expect_equal(type(error).__name__, error_class, "exception raised by the openai client", exchange)
-
-
 @step('the response error message mentions "{text}"')
 def step_error_message_mentions(context: Any, text: str) -> None:
     """The last answer is a JSON error whose ``error.message`` contains this text (case-insensitive).

@@ -10,24 +10,21 @@ from typing import Any
 from llama_bdd.client import speculative as spec_client
 from llama_bdd.harness.errors import HarnessError
 
-from .core import expect, lifecycle, skip_scenario, state_of, step, suite_of
+from .core import build_known_from, expect, lifecycle, server_version, skip_scenario, state_of, step, suite_of
 from .core.scenario import last_completion
 
 
 def _counters(context: Any) -> spec_client.SpeculationCounters | None:
     """The speculation counters of /metrics; None, with the scenario skipped, when the server exports none
     of them and is not a build known to export them."""
-    state, capabilities = state_of(context), suite_of(context).capabilities
+    state = state_of(context)
     exchange = state.client().get("/metrics", headers=state.request.auth_headers())
     state.results.last = exchange
     expect(exchange.status == 200, "/metrics did not answer 200: add 'Given prometheus compatible metrics exposed'",
            exchange)
-    known = capabilities.build_at_least(spec_client.COUNTERS_VERIFIED_BUILD) if capabilities else None
-    if not spec_client.exports_counters(exchange) and not known:
-        version = capabilities.version if capabilities else "an external server of unknown build"
-        skip_scenario(context, f"llama-server {version} exports none of the speculation counters "
-                               f"({', '.join(spec_client.COUNTERS)}); builds from "
-                               f"b{spec_client.COUNTERS_VERIFIED_BUILD} on do")
+    if not spec_client.exports_counters(exchange) and not build_known_from(context, spec_client.VERIFIED_BUILD):
+        skip_scenario(context, f"llama-server {server_version(context)} exports none of the speculation counters "
+                               f"({', '.join(spec_client.COUNTERS)}); builds from b{spec_client.VERIFIED_BUILD} on do")
         return None
     return spec_client.speculation_counters(exchange)
 
@@ -66,13 +63,15 @@ def step_spec_type(context: Any, types: str) -> None:
     """``--spec-type``: one type or several, comma-separated (``ngram-simple``, ``ngram-mod``, ...).
 
     A type the server's ``--help`` does not offer, or several where it takes one, skips the scenario
-    with what the help says.
+    with what the help says (and fails on b11434 or later, which offer them all).
 
         Given speculative decoding of type ngram-cache
     """
     capabilities = suite_of(context).capabilities
     refused = capabilities.refuses_value("--spec-type", types) if capabilities else None
     if refused:
+        expect(not build_known_from(context, spec_client.VERIFIED_BUILD),
+               f"{refused}: builds from b{spec_client.VERIFIED_BUILD} on offer it")
         skip_scenario(context, refused)
         return
     state_of(context).config.options["--spec-type"] = types

@@ -16,7 +16,7 @@ from llama_bdd.client.checks import expect, expect_equal, expect_status
 from . import types  # noqa: F401 - the placeholder types exist before any step pattern is compiled
 from .lifecycle import skip_scenario, suite_of
 from .state import ScenarioState
-from .step import failure_report, state_of, step
+from .step import build_known_from, failure_report, server_version, state_of, step
 
-__all__ = ["expect", "expect_equal", "expect_status", "failure_report", "skip_scenario", "state_of", "step",
-           "suite_of", "ScenarioState"]
+__all__ = ["build_known_from", "expect", "expect_equal", "expect_status", "failure_report", "server_version",
+           "skip_scenario", "state_of", "step", "suite_of", "ScenarioState"]

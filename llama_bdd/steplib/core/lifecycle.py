@@ -88,11 +88,14 @@ def release_server(context: Any, scenario_failed: bool) -> None:
     """
     state = state_of(context)
     running = [pending.future for pending in state.results.pending if not pending.future.done()]
-    running += [watch for watch in state.results.watches if not watch.done()]
     for future in running:
         future.cancel()
     if running:
         concurrent.futures.wait(running, timeout=CANCEL_TIMEOUT)
+    watching = [watch for watch in state.results.watches if not watch.future.done()]
+    for watch in watching:
+        watch.stop(CANCEL_TIMEOUT)
+    running += [watch.future for watch in watching]
     server = state.server
     if server is None:
         return

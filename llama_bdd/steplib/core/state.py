@@ -15,7 +15,7 @@ from llama_bdd.client.answers import Completion
 from llama_bdd.client.cache import NamedPrompt
 from llama_bdd.client.request import RequestDraft
 from llama_bdd.harness.config import ServerConfig
-from llama_bdd.harness.http import Exchange, HttpClient
+from llama_bdd.harness.http import EventWatch, Exchange, HttpClient
 from llama_bdd.harness.process import ServerProcess
 
 T = TypeVar("T")
@@ -36,8 +36,8 @@ class Results:
 
     completions: list[Completion] = field(default_factory=list)
     pending: list[PendingRequest] = field(default_factory=list)
-    # endless streams read while the scenario goes on (router events): cancelled at its end, never gathered
-    watches: list[Future] = field(default_factory=list)
+    # endless streams read while the scenario goes on (router events): stopped at its end, never gathered
+    watches: list[EventWatch] = field(default_factory=list)
     # exchanges of background requests, collected when they finish (for failure reports)
     background: list[Exchange] = field(default_factory=list)
     embeddings: list[list[float]] = field(default_factory=list)

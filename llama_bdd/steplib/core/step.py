@@ -61,13 +61,23 @@ def failure_report(context: Any, message: str) -> str:
     return "\n".join(parts)
 
 
+def build_known_from(context: Any, build: int) -> bool | None:
+    """Whether the server under test is build ``build`` or later (None: its build is unknown)."""
+    capabilities = getattr(suite_of(context), "capabilities", None)
+    return capabilities.build_at_least(build) if capabilities is not None else None
+
+
+def server_version(context: Any) -> str:
+    """The server's build as the skip and failure messages name it."""
+    capabilities = getattr(suite_of(context), "capabilities", None)
+    return capabilities.version if capabilities is not None else "unknown build (an external server)"
+
+
 def _skip_or_fail_absent_route(context: Any, error: AbsentRoute) -> None:
     """A route newer than the oldest build answered 404: skip with the reason unless this build must have it."""
-    capabilities = getattr(getattr(context, "suite", None), "capabilities", None)
-    if capabilities is not None and capabilities.build_at_least(ROUTES_VERIFIED_BUILD):
-        raise AssertionError(failure_report(context, error.on_a_build_that_has_it(capabilities.version))) from None
-    version = capabilities.version if capabilities is not None else "(an external server of unknown build)"
-    skip_scenario(context, error.reason(version))
+    if build_known_from(context, ROUTES_VERIFIED_BUILD):
+        raise AssertionError(failure_report(context, error.on_a_build_that_has_it(server_version(context)))) from None
+    skip_scenario(context, error.reason(server_version(context)))
 
 
 def step(*patterns: str, fresh_server: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
