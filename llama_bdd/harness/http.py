@@ -55,6 +55,8 @@ class Exchange:
     error: str | None = None
     elapsed: float = 0.0
     events: list[SseEvent] | None = None  # set for streamed (text/event-stream) responses
+    # why an idempotent request was sent a second time (the server closed the connection without answering)
+    retried: str | None = None
     started_at: float = field(default_factory=time.monotonic)  # orders exchanges from every client
 
     def header(self, name: str) -> str | None:
@@ -89,6 +91,8 @@ class Exchange:
         if self.error:
             lines.append(f"response: none ({self.error}) after {self.elapsed:.2f}s")
             return "\n".join(lines)
+        if self.retried:
+            lines.append(f"retried:  sent again on a new connection after {self.retried}")
         lines.append(f"response: HTTP {self.status} after {self.elapsed:.2f}s")
         for name, value in self.response_headers.items():
             lines.append(f"  {name}: {value}")
@@ -188,6 +192,15 @@ def loopback_session() -> requests.Session:
     return session
 
 
+IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
+
+def _closed_before_answering(error: requests.ConnectionError) -> bool:
+    """Whether the server closed the connection without answering (not a refused or timed-out connection)."""
+    text = str(error)
+    return "RemoteDisconnected" in text or "Connection reset by peer" in text
+
+
 class HttpClient:
     """Synchronous requests to one server; every exchange is kept in ``history``."""
 
@@ -214,8 +227,17 @@ class HttpClient:
         try:
             limit = timeout or self.timeout
             with timed("http"):
-                response = self._session.request(method, url, data=body, headers=headers, timeout=limit,
-                                                 stream=True)
+                try:
+                    response = self._session.request(method, url, data=body, headers=headers, timeout=limit,
+                                                     stream=True)
+                except requests.ConnectionError as error:
+                    if method.upper() not in IDEMPOTENT_METHODS or not _closed_before_answering(error):
+                        raise
+                    # the server closed the kept-alive connection as the request went out on it: an idempotent
+                    # request is sent once more, on a new connection (RFC 9112, 9.3.1), as clients do
+                    exchange.retried = f"{type(error).__name__}: {error}"
+                    response = self._session.request(method, url, data=body, headers=headers, timeout=limit,
+                                                     stream=True)
                 exchange.status = response.status_code
                 exchange.response_headers = dict(response.headers)
                 raw = _read_within(response, started + limit)
