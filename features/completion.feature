@@ -67,7 +67,8 @@ Feature: Native completion
       | 5    |
 
   Scenario: A longer prompt reuses the cached tokens of the previous one
-    Given the model uses no sliding-window attention
+    Given a sliding-window model keeps its whole context
+    And   the model uses no sliding-window attention
     And   a prompt The quick brown fox jumps over the lazy dog.
     And   4 max tokens to predict
     And   the request field cache_prompt is true

@@ -12,7 +12,7 @@ from typing import Any
 from llama_bdd.harness import provision
 from llama_bdd.harness.gguf_meta import read_model_metadata
 
-from .core import skip_scenario, state_of, step, suite_of
+from .core import lifecycle, skip_scenario, state_of, step, suite_of
 from .core.scenario import model_facts
 
 SWA_FULL = "--swa-full"
@@ -66,14 +66,19 @@ def step_model_uses_no_sliding_window(context: Any) -> None:
 
 @step("a sliding-window model keeps its whole context")
 def step_sliding_window_kept_whole(context: Any) -> None:
-    """Before the server starts: ``--swa-full`` when the model file uses sliding-window attention (read from
-    its GGUF metadata), so the server keeps every token's KV state and reuses a prompt as for any model;
-    nothing for a model without a window. ``the model uses no sliding-window attention`` then holds.
+    """``--swa-full`` when the model file uses sliding-window attention (read from its GGUF metadata), so the
+    server keeps every token's KV state and reuses a prompt as for any model; nothing for a model without a
+    window. A server already running (started by the Background) is restarted with it, and only then.
+    ``the model uses no sliding-window attention`` then holds.
 
         Given a sliding-window model keeps its whole context
     """
-    config = state_of(context).config
-    model = Path(config.model_file or suite_of(context).default_model)
+    state, suite = state_of(context), suite_of(context)
+    model = Path(state.config.model_file or suite.default_model)
     metadata = read_model_metadata(model, provision.cache_root() / "model-metadata") if model.is_file() else None
-    if metadata is not None and metadata.sliding_window:
-        config.options[SWA_FULL] = None
+    if metadata is None or not metadata.sliding_window or SWA_FULL in state.config.options:
+        return
+    state.config.options[SWA_FULL] = None
+    if state.server is not None and state.server.is_running() and not suite.external_url:
+        lifecycle.stop_server(context)
+        lifecycle.start_server(context)
