@@ -100,7 +100,7 @@ def _run(args: list[str], reports: Path) -> subprocess.CompletedProcess:
 
 
 def _sharded_and_full(tmp_path: Path, args: list[str],
-                      jobs: str = "1") -> tuple[list[merge.ShardReport], merge.ShardReport]:
+                      jobs: str = "1") -> tuple[list[merge.ShardReport], merge.ShardReport, str]:
     """Shards 1/3, 2/3 and 3/3 as three processes at once, then the full run as shard 1/1 elsewhere."""
     sharded, full = tmp_path / "sharded", tmp_path / "full"
     sharded.mkdir()
@@ -110,19 +110,25 @@ def _sharded_and_full(tmp_path: Path, args: list[str],
     processes = [subprocess.Popen([sys.executable, "-m", "llama_bdd.tools.run", "-j", jobs, "--shard", f"{k}/3",
                                    *args], cwd=ROOT, env=env, text=True, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT) for k in (1, 2, 3)]
+    outputs = []
     for process in processes:
         output, _ = process.communicate(timeout=600)
         assert "shard" in output, output
+        outputs.append(output)
     whole = _run(["--shard", "1/1", *args], full)
     assert (full / "shard-1-of-1" / "shard.json").is_file(), whole.stdout
-    return merge.load_shards([sharded]), merge.load_shards([full])[0]
+    # what each run printed, for the message of a failed comparison
+    printed = "\n".join(f"---- run {number} ----\n{output[-3000:]}"
+                         for number, output in enumerate([*outputs, whole.stdout], 1))
+    return merge.load_shards([sharded]), merge.load_shards([full])[0], printed
 
 
 def test_three_shards_cover_exactly_the_scenarios_of_a_full_run(tmp_path):
-    shards, full = _sharded_and_full(tmp_path, ["--tags=not @fails", str(FAKE.relative_to(ROOT))], jobs="2")
+    shards, full, printed = _sharded_and_full(tmp_path, ["--tags=not @fails", str(FAKE.relative_to(ROOT))],
+                                              jobs="2")
     assert sorted(s.manifest["shard"] for s in shards) == [1, 2, 3]
     ids = [scenario_id for shard in shards for scenario_id, _ in shard.results]
-    assert sorted(ids) == sorted(scenario_id for scenario_id, _ in full.results)
+    assert sorted(ids) == sorted(scenario_id for scenario_id, _ in full.results), printed
     assert len(ids) == len(set(ids)) == 12  # those the tags leave out show as skipped
     verdict = merge.judge(shards)
     assert verdict.passed, verdict.problems
@@ -135,7 +141,7 @@ def test_three_shards_cover_exactly_the_scenarios_of_a_full_run(tmp_path):
 
 
 def test_the_merge_fails_when_a_scenario_fails_or_a_shard_is_lost(tmp_path, capsys):
-    shards, full = _sharded_and_full(tmp_path, [str(FAKE.relative_to(ROOT))])
+    shards, full, _ = _sharded_and_full(tmp_path, [str(FAKE.relative_to(ROOT))])
     verdict = merge.judge(shards)
     assert verdict.totals == Counter(status for _, status in full.results) == Counter(passed=10, failed=1, skipped=1)
     assert not verdict.passed and any("exited 1" in p for p in verdict.problems)
@@ -149,7 +155,7 @@ def test_the_merge_fails_when_a_scenario_fails_or_a_shard_is_lost(tmp_path, caps
 
 def test_real_suite_shards_cover_every_scenario_id(tmp_path):
     """The real features, dry-run: no server, but every scenario id the suite has."""
-    shards, full = _sharded_and_full(tmp_path, ["--dry-run"])
+    shards, full, _ = _sharded_and_full(tmp_path, ["--dry-run"])
     ids = sorted(scenario_id for shard in shards for scenario_id, _ in shard.results)
     assert ids == sorted(scenario_id for scenario_id, _ in full.results)
     assert ids == sorted(i for shard in shards for i in shard.manifest["scenarios"])
