@@ -97,7 +97,7 @@ def build_reason(suite: Suite, build: int) -> str | None:
         return None
     if known is None:
         return (f"@build.from.{build}: builds from b{build} on are known to behave this way; this server's build "
-                f"number is unknown, so the exact expectation is not applied (the HTTP-level checks still are)")
+                f"number is unknown, so this build-specific expectation is not applied to it")
     return f"@build.from.{build}: builds from b{build} on behave this way; this server is {suite.capabilities.version}"
 
 
