@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from llama_bdd.tools.bench import MODES, split_modes
-from llama_bdd.tools.run import merged_summary, partition, split_jobs, split_paths
+from llama_bdd.tools.run import ROOT, junit_directory, merged_summary, partition, split_jobs, split_paths
 
 
 def test_split_jobs():
@@ -63,3 +63,9 @@ def test_bench_modes_are_taken_from_the_front_of_the_arguments():
     assert split_modes(["--modes", "serial,shards"]) == (("serial", "shards"), [])
     with pytest.raises(SystemExit, match="unknown mode"):
         split_modes(["--modes", "fast"])
+
+
+def test_the_workers_junit_directory_is_the_options_else_behave_ini(tmp_path):
+    assert junit_directory([f"--junit-directory={tmp_path}/junit", "--show-skipped"]) == tmp_path / "junit"
+    assert junit_directory(["--junit-directory", str(tmp_path)]) == tmp_path
+    assert junit_directory(["--tags=@x"]) == ROOT / "reports" / "junit"

@@ -17,6 +17,7 @@ is balanced by; machines of one matrix must use the same file.
 
 from __future__ import annotations
 
+import configparser
 import json
 import os
 import re
@@ -191,6 +192,18 @@ def _clear(report_dir: Path) -> None:
         (report_dir / name).unlink(missing_ok=True)
 
 
+def junit_directory(options: list[str]) -> Path:
+    """Where the workers' behave writes its JUnit XML: ``--junit-directory`` of the options, else behave.ini's."""
+    for index, option in enumerate(options):
+        if option.startswith("--junit-directory="):
+            return ROOT / option.split("=", 1)[1]
+        if option == "--junit-directory" and index + 1 < len(options):
+            return ROOT / options[index + 1]
+    ini = configparser.ConfigParser()
+    ini.read(ROOT / "behave.ini")
+    return ROOT / ini.get("behave", "junit_directory", fallback="reports")
+
+
 def run_workers(plan: RunPlan) -> int:
     """Start one behave process per group, wait for all, merge their summaries and HTML reports."""
     if len(plan.groups) > 1 and os.environ.get("PORT"):
@@ -210,6 +223,9 @@ def run_workers(plan: RunPlan) -> int:
     stats_files: list[Path] = []
     workers: list[tuple[int, subprocess.Popen, Path]] = []
     (plan.report_dir / "workers").mkdir(parents=True, exist_ok=True)
+    # behave's JUnit reporter makes its directory with exists()-then-makedirs(): two workers ending their first
+    # features at once race, and the loser's report of that feature is lost. The directory exists beforehand.
+    junit_directory(plan.options).mkdir(parents=True, exist_ok=True)
     print(f"llama-bdd: {label}{len(plan.groups)} worker(s), {threads} server thread(s) each", flush=True)
     for number, group in enumerate(plan.groups, start=1):
         env = dict(os.environ)
