@@ -13,7 +13,8 @@ from llama_bdd.client import access
 from llama_bdd.harness.errors import HarnessError
 from llama_bdd.harness.tls import make_server_certificate, missing_ssl_support
 
-from .core import expect, expect_equal, lifecycle, skip_scenario, state_of, step, suite_of
+from .core import (build_known_from, expect, expect_equal, lifecycle, server_version, skip_scenario,
+                    state_of, step, suite_of)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -166,9 +167,8 @@ def step_feature_disabled(context: Any) -> None:
     """
     exchange = state_of(context).results.last
     expect(exchange is not None, "no request was sent yet")
-    capabilities = suite_of(context).capabilities
-    if exchange.status == 404 and not (capabilities and capabilities.build_at_least(access.FEATURE_DISABLED_BUILD)):
-        state_of(context).notes.append(f"(a 404 counted as refused: {capabilities.version if capabilities else 'this'}"
-                                       f" server is not known to answer 403 feature_disabled)")
+    if exchange.status == 404 and not build_known_from(context, access.FEATURE_DISABLED_BUILD):
+        state_of(context).notes.append(f"(a 404 counted as refused: llama-server {server_version(context)} is not "
+                                       f"known to answer 403 feature_disabled)")
         return
     access.expect_feature_disabled(exchange)
